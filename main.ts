@@ -1,0 +1,66 @@
+/**
+ * file-time-search: an MCP server on stdio that finds files by modified or created
+ * time inside the folders its user allows.
+ *
+ * The only module that reads the environment, touches stdio or exits.
+ *
+ * @module
+ */
+import denoJson from "./deno.json" with { type: "json" };
+import { ConfigError, loadConfig } from "./src/config.ts";
+import { createServer, type Log } from "./src/mcp/server.ts";
+import { LineTransport } from "./src/mcp/line_transport.ts";
+import { systemClock } from "./src/search/clock.ts";
+import type { TestSeam } from "./src/search/scan_protocol.ts";
+import { WorkerScanner } from "./src/search/scanner.ts";
+
+/** Test-only: JSON of a {@linkcode TestSeam}; read only where env access to it is granted. */
+const SEAM_VARIABLE = "FILE_TIME_SEARCH_TEST_SEAM";
+
+function readEnv(name: string): string | undefined {
+  const state = Deno.permissions.querySync({ name: "env", variable: name }).state;
+  return state === "granted" ? Deno.env.get(name) : undefined;
+}
+
+const log: Log = (level, message) => {
+  console.error(`[file-time-search] ${level}: ${message}`);
+};
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig({ env: readEnv });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`file-time-search: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  const seamText = readEnv(SEAM_VARIABLE);
+  const seam = seamText ? JSON.parse(seamText) as TestSeam : undefined;
+  const scanner = new WorkerScanner({
+    readPaths: [...new Set(config.roots.flatMap((r) => [r.path, r.realPath]))],
+    ...(seam ? { seam } : {}),
+  });
+  const server = createServer({
+    config,
+    scanner,
+    clock: systemClock,
+    version: denoJson.version,
+    log,
+  });
+  const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable, { log });
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  log("info", `serving ${config.roots.length} root(s) on stdio`);
+  await closed;
+  scanner.close();
+  return 0;
+}
+
+if (import.meta.main) {
+  Deno.exit(await main());
+}

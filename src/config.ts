@@ -1,0 +1,186 @@
+/**
+ * Start-up configuration from environment variables (DECISIONS §2, defaults §14).
+ *
+ * @module
+ */
+import {
+  comparisonKey,
+  hostRules,
+  normalizeAbsolute,
+  type PathRules,
+} from "./security/path_guard.ts";
+
+/** An allowed root: its normalized absolute path and its real path (links resolved). */
+export interface Root {
+  path: string;
+  realPath: string;
+}
+
+/** What happens when a scan limit is reached (DECISIONS §11). */
+export type OnLimit = "partial" | "error";
+
+/** Per-call scan limits. */
+export interface Limits {
+  maxFilesScanned: number;
+  maxDirectoriesScanned: number;
+  scanTimeoutMs: number;
+  /** The cap for `maxDepth`, and the depth limit when it is omitted. */
+  maxDepth: number;
+  onLimit: OnLimit;
+}
+
+/** The server's whole configuration. */
+export interface Config {
+  roots: Root[];
+  defaultRoot: Root;
+  limits: Limits;
+}
+
+/** The defaults of DECISIONS §14. */
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxFilesScanned: 2_000_000,
+  maxDirectoriesScanned: 500_000,
+  scanTimeoutMs: 15_000,
+  maxDepth: 256,
+  onLimit: "partial",
+});
+
+/** Every environment variable the server reads. */
+export const ENV_VARIABLES = [
+  "ALLOW_ROOTS",
+  "DEFAULT_ROOT",
+  "MAX_FILES_SCANNED",
+  "MAX_DIRECTORIES_SCANNED",
+  "SCAN_TIMEOUT_MS",
+  "MAX_DEPTH",
+  "ON_LIMIT",
+] as const;
+
+/** A bad start-up setting; its message is the one stderr line `main.ts` prints. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Where {@linkcode loadConfig} reads from; the defaults are the real ones. */
+export interface ConfigSources {
+  /** Reads one environment variable. */
+  env: (name: string) => string | undefined;
+  /** Resolves links; throws like `Deno.realPathSync`. */
+  realPath?: (p: string) => string;
+  /** Says whether a path is a directory, following links; throws like `Deno.statSync`. */
+  isDirectory?: (p: string) => boolean;
+  rules?: PathRules;
+}
+
+/**
+ * Reads and checks the configuration.
+ *
+ * @throws {ConfigError} naming the variable, for a missing or empty `ALLOW_ROOTS`, a
+ * root that does not exist or is not a directory, a `DEFAULT_ROOT` not among the roots,
+ * or a bad number.
+ *
+ * @example
+ * ```ts
+ * const config = loadConfig({ env: (n) => ({ ALLOW_ROOTS: "/srv/docs" })[n] });
+ * config.defaultRoot.path; // "/srv/docs"
+ * ```
+ */
+export function loadConfig(sources: ConfigSources): Config {
+  const rules = sources.rules ?? hostRules;
+  const realPath = sources.realPath ?? Deno.realPathSync;
+  const isDirectory = sources.isDirectory ?? ((p: string) => Deno.statSync(p).isDirectory);
+
+  const raw = sources.env("ALLOW_ROOTS") ?? "";
+  const items = raw.split(/[;,]/).map((s) => s.trim()).filter((s) => s !== "");
+  if (items.length === 0) {
+    throw new ConfigError(
+      "ALLOW_ROOTS is missing or empty: set it to one or more folders separated by ';' or ','.",
+    );
+  }
+  const roots: Root[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    const normalized = normalizeAbsolute(item, rules);
+    let real: string;
+    try {
+      if (!isDirectory(normalized)) {
+        throw new ConfigError(`ALLOW_ROOTS entry '${item}' is not a directory.`);
+      }
+      real = normalizeAbsolute(realPath(normalized), rules);
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      const why = err instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
+      throw new ConfigError(`ALLOW_ROOTS entry '${item}' ${why}.`);
+    }
+    const key = comparisonKey(normalized, rules);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    roots.push({ path: normalized, realPath: real });
+  }
+
+  const defaultRaw = (sources.env("DEFAULT_ROOT") ?? "").trim();
+  let defaultRoot = roots[0]!;
+  if (defaultRaw !== "") {
+    const key = comparisonKey(normalizeAbsolute(defaultRaw, rules), rules);
+    const found = roots.find((r) => comparisonKey(r.path, rules) === key);
+    if (!found) {
+      throw new ConfigError(`DEFAULT_ROOT '${defaultRaw}' is not one of the ALLOW_ROOTS entries.`);
+    }
+    defaultRoot = found;
+  }
+
+  const onLimitRaw = (sources.env("ON_LIMIT") ?? "").trim();
+  if (onLimitRaw !== "" && onLimitRaw !== "partial" && onLimitRaw !== "error") {
+    throw new ConfigError(`ON_LIMIT must be 'partial' or 'error', not '${onLimitRaw}'.`);
+  }
+  const limits: Limits = {
+    maxFilesScanned: readInteger(
+      sources.env,
+      "MAX_FILES_SCANNED",
+      1,
+      DEFAULT_LIMITS.maxFilesScanned,
+    ),
+    maxDirectoriesScanned: readInteger(
+      sources.env,
+      "MAX_DIRECTORIES_SCANNED",
+      1,
+      DEFAULT_LIMITS.maxDirectoriesScanned,
+    ),
+    scanTimeoutMs: readInteger(sources.env, "SCAN_TIMEOUT_MS", 1, DEFAULT_LIMITS.scanTimeoutMs),
+    maxDepth: readInteger(sources.env, "MAX_DEPTH", 0, DEFAULT_LIMITS.maxDepth),
+    onLimit: onLimitRaw === "" ? DEFAULT_LIMITS.onLimit : onLimitRaw,
+  };
+  return { roots, defaultRoot, limits };
+}
+
+/**
+ * The allowed root that the request's `root` names after normalization, if any.
+ * It must be absolute; a subfolder of a root is not a root.
+ */
+export function findRoot(
+  roots: readonly Root[],
+  candidate: string,
+  rules: PathRules = hostRules,
+): Root | undefined {
+  if (!rules.isAbsolute(candidate)) return undefined;
+  const key = comparisonKey(normalizeAbsolute(candidate, rules), rules);
+  return roots.find((r) => comparisonKey(r.path, rules) === key);
+}
+
+function readInteger(
+  env: (name: string) => string | undefined,
+  name: string,
+  min: number,
+  fallback: number,
+): number {
+  const raw = (env(name) ?? "").trim();
+  if (raw === "") return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be a whole number >= ${min}, not '${raw}'.`);
+  }
+  return value;
+}

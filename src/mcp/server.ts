@@ -1,0 +1,72 @@
+/**
+ * The MCP server: the low-level SDK `Server` with `tools/list` and `tools/call`
+ * (DECISIONS §3). Unknown tools and malformed calls are JSON-RPC errors; everything
+ * the tool itself rejects is an `isError` result.
+ *
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/index.d.ts"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+// @ts-types="@modelcontextprotocol/sdk/types.d.ts"
+import {
+  type CallToolResult,
+  ErrorCode as RpcErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { ToolError } from "../errors.ts";
+import { searchByTime, type SearchDeps } from "../search/search_by_time.ts";
+import { errorResult, successResult } from "./result.ts";
+import { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./tool_schema.ts";
+
+/** Writes one log line (to stderr, in production). */
+export type Log = (level: "info" | "warning" | "error", message: string) => void;
+
+/** What the server needs. */
+export interface ServerDeps extends SearchDeps {
+  version: string;
+  log: Log;
+}
+
+/**
+ * Any `tools/call` request reaches our handler; the SDK's `Server` then checks it
+ * against `CallToolRequestSchema` itself and answers -32602 when it does not fit
+ * (registering that schema directly would answer -32603 instead).
+ */
+const AnyToolCall = z.object({ method: z.literal("tools/call") }).passthrough();
+
+/** Creates the server; connect it to a transport to serve. */
+export function createServer(deps: ServerDeps): Server {
+  const server: Server = new Server(
+    { name: "file-time-search", version: deps.version },
+    { capabilities: { tools: { listChanged: false }, logging: {} } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [SEARCH_TOOL] }));
+  server.setRequestHandler(
+    AnyToolCall,
+    async (request: unknown, extra: { signal: AbortSignal }) => {
+      // The SDK has checked it against CallToolRequestSchema by now.
+      const params = (request as { params: { name: string; arguments?: unknown } }).params;
+      if (params.name !== SEARCH_TOOL_NAME) {
+        throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      }
+      try {
+        const result = await searchByTime(params.arguments, deps, extra.signal);
+        return successResult(result, deps.clock.now());
+      } catch (err) {
+        if (err instanceof ToolError) return errorResult(err);
+        if (extra.signal.aborted) throw err;
+        deps.log("error", `search failed: ${err instanceof Error ? err.name : "unknown"}`);
+        return errorResult(
+          new ToolError(
+            "IOFailure",
+            "The search failed unexpectedly.",
+            "Retry in a moment, or narrow 'path'.",
+          ),
+        );
+      }
+    },
+  );
+  return server;
+}

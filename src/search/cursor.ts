@@ -1,0 +1,159 @@
+/**
+ * Opaque cursors (DECISIONS §10): base64url (no padding) of UTF-8 JSON
+ * `{"v":1,"s":sort,"t":ms|null,"p":path,"w":boundary,"q":queryHash}`.
+ *
+ * A cursor's contents are only ever compared with paths and times; they are never
+ * used to open anything.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { ToolError } from "../errors.ts";
+import { type Cursor, type SearchQuery, type Sort, SORTS } from "./query.ts";
+
+/** The cursor format version this server writes and reads. */
+export const CURSOR_VERSION = 1;
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/**
+ * Encodes a cursor for the query whose hash is `q`.
+ *
+ * @example
+ * ```ts
+ * const text = encodeCursor({ s: "path_asc", key: { t: 5, p: "a.md" }, w: null }, "abc");
+ * decodeCursor(text, "path_asc", "abc").key; // { t: 5, p: "a.md" }
+ * ```
+ */
+export function encodeCursor(cursor: Cursor, q: string): string {
+  const payload: Record<string, unknown> = { v: CURSOR_VERSION, s: cursor.s };
+  if (cursor.key) {
+    payload.t = cursor.key.t;
+    payload.p = cursor.key.p;
+  }
+  if (cursor.w !== null) payload.w = cursor.w;
+  payload.q = q;
+  const bytes = new TextEncoder().encode(JSON.stringify(payload));
+  return bytesToBase64url(bytes);
+}
+
+/**
+ * Decodes and checks a cursor against the request's sort and query hash.
+ *
+ * @throws {ToolError} `CursorInvalid` (not base64url, not JSON, missing or mistyped
+ * fields, another query's cursor), `CursorVersionMismatch`, `CursorSortMismatch`.
+ */
+export function decodeCursor(text: string, sort: Sort, q: string): Cursor {
+  const payload = parsePayload(text);
+  if (typeof payload.v !== "number" || !Number.isInteger(payload.v)) {
+    throw invalid("it has no version number");
+  }
+  if (payload.v !== CURSOR_VERSION) {
+    throw new ToolError(
+      "CursorVersionMismatch",
+      `The cursor has version ${payload.v}, but this server reads version ${CURSOR_VERSION}.`,
+      "Omit 'cursor' and start again from the first page.",
+    );
+  }
+  const s = payload.s;
+  if (typeof s !== "string" || !(SORTS as readonly string[]).includes(s)) {
+    throw invalid("its sort field is missing or unknown");
+  }
+  const hasT = "t" in payload;
+  const hasP = "p" in payload;
+  const t = payload.t;
+  const p = payload.p;
+  const w = payload.w;
+  if (hasT !== hasP) throw invalid("it has only half of a position");
+  if (hasT && !(t === null || (typeof t === "number" && Number.isSafeInteger(t)))) {
+    throw invalid("its time field is not a whole number of milliseconds");
+  }
+  if (hasP && typeof p !== "string") throw invalid("its path field is not a string");
+  if ("w" in payload && typeof w !== "string") throw invalid("its boundary field is not a string");
+  if (!hasP && w === undefined) throw invalid("it holds no position");
+  if ("q" in payload && typeof payload.q !== "string") {
+    throw invalid("its query field is not a string");
+  }
+  if (s !== sort) {
+    throw new ToolError(
+      "CursorSortMismatch",
+      `The cursor was made for sort '${s}', but this request asks for '${sort}'.`,
+      `Repeat the request with sort '${s}', or omit 'cursor' to start over with '${sort}'.`,
+    );
+  }
+  if (payload.q !== undefined && payload.q !== q) {
+    throw new ToolError(
+      "CursorInvalid",
+      "The cursor belongs to a different query.",
+      "Pass the cursor only with the same root, path, timeField, from, to, glob, recursive, maxDepth, includeFiles, includeDirectories and includeUnknownTime; or omit it to start over.",
+    );
+  }
+  return {
+    s,
+    key: hasP ? { t: t as number | null, p: p as string } : null,
+    w: typeof w === "string" ? w : null,
+  };
+}
+
+/**
+ * A short, stable hash of everything that defines a query's result set
+ * (not sort, limit or cursor), so a cursor cannot be replayed on another query.
+ * The same inputs give the same hash across restarts.
+ */
+export function queryHash(query: Omit<SearchQuery, "sort" | "limit" | "cursor">): string {
+  const canonical = JSON.stringify([
+    query.root.path,
+    query.path,
+    query.timeField,
+    query.from,
+    query.to,
+    query.glob,
+    query.recursive,
+    query.recursive ? query.maxDepth : null,
+    query.includeFiles,
+    query.includeDirectories,
+    query.includeUnknownTime,
+  ]);
+  return createHash("sha256").update(canonical).digest("base64url").slice(0, 12);
+}
+
+function parsePayload(text: string): Record<string, unknown> {
+  if (!BASE64URL.test(text) || text.length % 4 === 1 || text === "") {
+    throw invalid("it is not base64url");
+  }
+  let json: string;
+  try {
+    json = new TextDecoder("utf-8", { fatal: true }).decode(base64urlToBytes(text));
+  } catch {
+    throw invalid("it does not decode to UTF-8 text");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw invalid("it does not hold JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalid("it does not hold a JSON object");
+  }
+  return value as Record<string, unknown>;
+}
+
+function invalid(why: string): ToolError {
+  return new ToolError(
+    "CursorInvalid",
+    `The cursor is not valid: ${why}.`,
+    "Pass 'nextCursor' from the previous result exactly as it was, or omit 'cursor' to start from the first page.",
+  );
+}
+
+function bytesToBase64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function base64urlToBytes(text: string): Uint8Array {
+  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}

@@ -1,0 +1,24 @@
+/**
+ * The file-system calls a scan makes, behind a small interface so that tests can
+ * simulate what a real tree cannot (an unknown birth time, an entry vanishing, a
+ * directory swapped for a link mid-scan).
+ *
+ * @module
+ */
+
+/** The synchronous calls a scan needs; each throws `Deno.errors.*` like Deno's own. */
+export interface FsPort {
+  /** Lists a directory, without following links in it. */
+  readDir(path: string): Iterable<Deno.DirEntry>;
+  /** Stats an entry without following a link. */
+  lstat(path: string): Deno.FileInfo;
+  /** Resolves every link in a path. */
+  realPath(path: string): string;
+}
+
+/** The real file system, through Deno's synchronous calls (several times faster than async). */
+export const denoFs: FsPort = {
+  readDir: (path) => Deno.readDirSync(path),
+  lstat: (path) => Deno.lstatSync(path),
+  realPath: (path) => Deno.realPathSync(path),
+};

@@ -1,0 +1,44 @@
+/**
+ * The three result orders with their tie-breakers (DECISIONS §10).
+ *
+ * Paths compare as plain JavaScript strings (UTF-16 code units). Unknown times
+ * (`null`) come after every known time in both time orders.
+ *
+ * @module
+ */
+import type { Sort, SortKey } from "./query.ts";
+
+/** Compares two keys: negative if `a` comes first. */
+export type KeyOrder = (a: SortKey, b: SortKey) => number;
+
+/** Plain code-unit comparison of two paths. */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareTimes(a: number | null, b: number | null, descending: boolean): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return descending ? b - a : a - b;
+}
+
+const ORDERS: Record<Sort, KeyOrder> = {
+  time_desc: (a, b) => compareTimes(a.t, b.t, true) || comparePaths(a.p, b.p),
+  time_asc: (a, b) => compareTimes(a.t, b.t, false) || comparePaths(a.p, b.p),
+  // Paths are unique within one result set, so the time tie-breaker never decides.
+  path_asc: (a, b) => comparePaths(a.p, b.p) || compareTimes(a.t, b.t, false),
+};
+
+/**
+ * The comparator of a sort order.
+ *
+ * @example
+ * ```ts
+ * const items = [{ t: 1, p: "b" }, { t: 2, p: "a" }, { t: 2, p: "c" }];
+ * items.sort(keyOrder("time_desc")); // a(2), c(2), b(1)
+ * ```
+ */
+export function keyOrder(sort: Sort): KeyOrder {
+  return ORDERS[sort];
+}

@@ -1,0 +1,194 @@
+/**
+ * One scan: resolve the start path inside the root, walk, filter, and keep the
+ * bounded candidate lists a page is built from. Runs inside the scan worker; it
+ * only reads through the {@linkcode FsPort} it is given.
+ *
+ * @module
+ */
+import { fromFsError, isFsError, symlinkEscape } from "../errors.ts";
+import { hostRules, isWithin } from "../security/path_guard.ts";
+import type { Clock } from "./clock.ts";
+import type { FsPort } from "./fs_port.ts";
+import { compileGlob } from "./glob.ts";
+import { keyOrder } from "./order.ts";
+import type { Sort, SortKey, TimeField } from "./query.ts";
+import { TopK } from "./top_k.ts";
+import { LeftRootError, type StopReason, walk, type WalkEntry, type WalkStats } from "./walk.ts";
+
+/** Everything a scan needs; plain data, so it crosses the worker boundary. */
+export interface ScanRequest {
+  /** Normalized absolute path of the root. */
+  rootPath: string;
+  /** Real path of the root. */
+  rootReal: string;
+  /** Normalized root-relative start path; `""` is the root. */
+  startRel: string;
+  timeField: TimeField;
+  from: number | null;
+  to: number | null;
+  glob: string | null;
+  recursive: boolean;
+  /** Effective depth limit when recursive (the request's, capped by the server's). */
+  maxDepth: number;
+  includeFiles: boolean;
+  includeDirectories: boolean;
+  includeUnknownTime: boolean;
+  sort: Sort;
+  limit: number;
+  /** Only items strictly after this key in `sort` order count. */
+  afterKey: SortKey | null;
+  /** Resume the walk strictly after this path. */
+  afterPath: string | null;
+  maxFiles: number;
+  maxDirectories: number;
+  timeoutMs: number;
+}
+
+/** One matching entry, with times as epoch milliseconds. */
+export interface Match {
+  path: string;
+  isDirectory: boolean;
+  sizeBytes: number | null;
+  modified: number;
+  created: number | null;
+  /** Its key in the request's order. */
+  key: SortKey;
+}
+
+/** What a scan found. */
+export interface ScanOutcome {
+  /** `null` when the walk completed; else why it stopped, and where. */
+  stopped: { reason: StopReason; boundary: string } | null;
+  /** The first `limit + 1` matches in the requested order. */
+  bySort: Match[];
+  /** The first `limit + 1` matches in path order. */
+  byPath: Match[];
+  stats: WalkStats;
+}
+
+/**
+ * Runs one scan.
+ *
+ * @throws {ToolError} `PathNotFound`, `SymlinkEscapeDetected`, `AccessDenied` or
+ * `IOFailure` for the start path (DECISIONS §5 step 9).
+ */
+export function scan(fs: FsPort, clock: Clock, request: ScanRequest): ScanOutcome {
+  const started = clock.now();
+  const start = resolveStart(fs, request);
+  const stats: WalkStats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0 };
+  const order = keyOrder(request.sort);
+  const bySort = new TopK<Match>(request.limit + 1, (a, b) => order(a.key, b.key));
+  const byPath: Match[] = [];
+  const nothingCanMatch = (!request.includeFiles && !request.includeDirectories) ||
+    (request.from !== null && request.from === request.to);
+  if (nothingCanMatch) return { stopped: null, bySort: [], byPath: [], stats };
+
+  const matchesGlob = request.glob === null ? null : compileGlob(request.glob);
+  const { afterKey } = request;
+  const visit = (entry: WalkEntry): void => {
+    if (entry.isDirectory ? !request.includeDirectories : !request.includeFiles) return;
+    if (matchesGlob && !matchesGlob(entry.path)) return;
+    let info: Deno.FileInfo;
+    try {
+      info = fs.lstat(entry.abs);
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+      stats.skipped++;
+      return;
+    }
+    const match = toMatch(entry, info, request);
+    if (match === undefined) stats.skipped++;
+    if (!match) return;
+    if (afterKey && order(match.key, afterKey) <= 0) return;
+    bySort.add(match);
+    if (byPath.length <= request.limit) byPath.push(match);
+  };
+
+  // path_asc: a cursor's key is a walk position too, so the walk seeks straight to it.
+  let afterPath = request.afterPath;
+  if (request.sort === "path_asc" && afterKey && (afterPath === null || afterKey.p > afterPath)) {
+    afterPath = afterKey.p;
+  }
+  const startIsDirectory = start.isDirectory;
+  const end = onStartPath(request.startRel, () =>
+    walk(
+      fs,
+      {
+        startAbs: start.real,
+        startRel: request.startRel,
+        startIsDirectory,
+        visitStart: !startIsDirectory || (request.recursive && request.startRel !== ""),
+        maxDepth: !startIsDirectory ? 0 : request.recursive ? request.maxDepth : 1,
+        rootReal: request.rootReal,
+        after: afterPath,
+        maxFiles: request.maxFiles,
+        maxDirectories: request.maxDirectories,
+        deadline: started + request.timeoutMs,
+        clock,
+      },
+      stats,
+      visit,
+    ));
+  return {
+    stopped: end.complete ? null : { reason: end.reason, boundary: end.boundary },
+    bySort: bySort.sorted(),
+    byPath,
+    stats,
+  };
+}
+
+/**
+ * Builds a match, or returns `null` when its time is outside the range and
+ * `undefined` when it has no usable time at all (counted as skipped).
+ */
+function toMatch(
+  entry: WalkEntry,
+  info: Deno.FileInfo,
+  request: ScanRequest,
+): Match | null | undefined {
+  const modified = info.mtime?.getTime() ?? null;
+  if (modified === null) return undefined;
+  const birth = info.birthtime?.getTime() ?? null;
+  const created = birth === null || birth === 0 ? null : birth;
+  const t = request.timeField === "modified" ? modified : created;
+  if (t === null) {
+    if (!request.includeUnknownTime) return null;
+  } else if (
+    (request.from !== null && t < request.from) || (request.to !== null && t >= request.to)
+  ) {
+    return null;
+  }
+  return {
+    path: entry.path,
+    isDirectory: entry.isDirectory,
+    sizeBytes: entry.isDirectory ? null : info.size,
+    modified,
+    created,
+    key: { t, p: entry.path },
+  };
+}
+
+/** Resolves the start path; each component's real path must stay inside the root. */
+function resolveStart(fs: FsPort, request: ScanRequest): { real: string; isDirectory: boolean } {
+  return onStartPath(request.startRel, () => {
+    let lexical = request.rootPath;
+    let real = request.rootReal;
+    for (const segment of request.startRel === "" ? [] : request.startRel.split("/")) {
+      lexical = hostRules.join(lexical, segment);
+      real = fs.realPath(lexical);
+      if (!isWithin(request.rootReal, real)) throw symlinkEscape(request.startRel);
+    }
+    return { real, isDirectory: fs.lstat(real).isDirectory };
+  });
+}
+
+/** Runs `fn`, turning a file-system error on the start path into our code. */
+function onStartPath<T>(startRel: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (isFsError(err)) throw fromFsError(err, startRel);
+    if (err instanceof LeftRootError) throw symlinkEscape(startRel);
+    throw err;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Where scans run: in Web Workers whose Deno permissions allow reading the roots
+ * and nothing else (DECISIONS §13), or in-process for tests of the engine itself.
+ *
+ * @module
+ */
+import { ToolError } from "../errors.ts";
+import type { Clock } from "./clock.ts";
+import type { FsPort } from "./fs_port.ts";
+import { scan, type ScanOutcome, type ScanRequest } from "./scan.ts";
+import type { ScanReply, ScanTask, TestSeam } from "./scan_protocol.ts";
+
+/** Runs scans. */
+export interface Scanner {
+  /** Runs one scan; rejects with a {@linkcode ToolError} for the request's own errors. */
+  run(request: ScanRequest, signal?: AbortSignal): Promise<ScanOutcome>;
+  /** Stops every worker; pending scans reject. */
+  close(): void;
+}
+
+/** Runs scans in the calling thread, through any {@linkcode FsPort}. */
+export class InlineScanner implements Scanner {
+  readonly #fs: FsPort;
+  readonly #clock: Clock;
+
+  constructor(fs: FsPort, clock: Clock) {
+    this.#fs = fs;
+    this.#clock = clock;
+  }
+
+  run(request: ScanRequest): Promise<ScanOutcome> {
+    try {
+      return Promise.resolve(scan(this.#fs, this.#clock, request));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  close(): void {}
+}
+
+/** Options of {@linkcode WorkerScanner}. */
+export interface WorkerScannerOptions {
+  /** The only paths the workers may read: every root and its real path. */
+  readPaths: string[];
+  /** Idle workers kept warm between calls. Default 2. */
+  idle?: number;
+  /** Test-only behaviour changes passed to each scan. */
+  seam?: TestSeam;
+}
+
+/** Runs each scan in a worker with narrowed permissions; keeps a few warm between calls. */
+export class WorkerScanner implements Scanner {
+  readonly #options: WorkerScannerOptions;
+  readonly #idle: Worker[] = [];
+  /** Busy workers, each with the function that abandons its scan. */
+  readonly #busy = new Map<Worker, () => void>();
+  #nextId = 1;
+  #closed = false;
+
+  constructor(options: WorkerScannerOptions) {
+    this.#options = options;
+  }
+
+  run(request: ScanRequest, signal?: AbortSignal): Promise<ScanOutcome> {
+    if (this.#closed) return Promise.reject(new Error("scanner closed"));
+    const worker = this.#idle.pop() ?? this.#spawn();
+    const id = this.#nextId++;
+    return new Promise<ScanOutcome>((resolve, reject) => {
+      const finish = (keep: boolean) => {
+        worker.onmessage = null;
+        worker.onerror = null;
+        signal?.removeEventListener("abort", onAbort);
+        this.#busy.delete(worker);
+        if (keep && !this.#closed && this.#idle.length < (this.#options.idle ?? 2)) {
+          this.#idle.push(worker);
+        } else {
+          worker.terminate();
+        }
+      };
+      const onAbort = () => {
+        finish(false);
+        reject(signal?.reason ?? new DOMException("aborted", "AbortError"));
+      };
+      worker.onmessage = (event: MessageEvent<ScanReply>) => {
+        const reply = event.data;
+        if (reply.id !== id) return;
+        finish(true);
+        if (reply.type === "done") resolve(reply.outcome);
+        else if (reply.type === "error") reject(ToolError.fromData(reply.error));
+        else reject(ioFailure(reply.kind));
+      };
+      worker.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        finish(false);
+        reject(ioFailure("worker error"));
+      };
+      this.#busy.set(worker, () => {
+        finish(false);
+        reject(ioFailure("server shutting down"));
+      });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const task: ScanTask = {
+        id,
+        request,
+        ...(this.#options.seam ? { seam: this.#options.seam } : {}),
+      };
+      worker.postMessage(task);
+    });
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const abandon of [...this.#busy.values()]) abandon();
+    for (const worker of this.#idle) worker.terminate();
+    this.#idle.length = 0;
+  }
+
+  #spawn(): Worker {
+    return new Worker(new URL("./scan_worker.ts", import.meta.url), {
+      type: "module",
+      deno: {
+        permissions: {
+          read: this.#options.readPaths,
+          write: false,
+          net: false,
+          env: false,
+          run: false,
+          ffi: false,
+          sys: false,
+          import: false,
+        },
+      },
+    });
+  }
+}
+
+function ioFailure(kind: string): ToolError {
+  return new ToolError(
+    "IOFailure",
+    `The scan failed unexpectedly (${kind}).`,
+    "Retry in a moment, or narrow 'path'.",
+  );
+}

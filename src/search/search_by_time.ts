@@ -1,0 +1,118 @@
+/**
+ * The `fs.search_by_time` use case: check the arguments, scan, build the page, and
+ * shape the result as the outputSchema says.
+ *
+ * @module
+ */
+import type { Config } from "../config.ts";
+import type { Clock } from "./clock.ts";
+import { encodeCursor } from "./cursor.ts";
+import { parseArguments } from "./arguments.ts";
+import { buildPage } from "./page.ts";
+import type { SearchQuery, TimeField } from "./query.ts";
+import type { Match } from "./scan.ts";
+import type { Scanner } from "./scanner.ts";
+import { formatTime } from "./time.ts";
+
+/** One entry of `matches` in the outputSchema. */
+export interface MatchOutput {
+  path: string;
+  isDirectory: boolean;
+  sizeBytes: number | null;
+  modifiedAt: string;
+  createdAt: string | null;
+}
+
+/** `structuredContent` of a successful call (seed PRD-API 2.1.3, DECISIONS §4, §11). */
+export interface SearchOutput {
+  timeField: TimeField;
+  range: { from: string | null; to: string | null };
+  matches: MatchOutput[];
+  nextCursor: string | null;
+  stats: {
+    scannedFiles: number;
+    scannedDirectories: number;
+    returned: number;
+    truncated: boolean;
+    skipped: number;
+    elapsedMs: number;
+  };
+}
+
+/** A successful search: the output plus what the summary line needs. */
+export interface SearchResult {
+  output: SearchOutput;
+  query: SearchQuery;
+}
+
+/** What a search needs from the server. */
+export interface SearchDeps {
+  config: Config;
+  scanner: Scanner;
+  clock: Clock;
+}
+
+/**
+ * Runs one search.
+ *
+ * @throws {ToolError} for every tool execution error of DECISIONS §5 and §11.
+ */
+export async function searchByTime(
+  args: unknown,
+  deps: SearchDeps,
+  signal?: AbortSignal,
+): Promise<SearchResult> {
+  const started = deps.clock.now();
+  const { query, queryHash } = parseArguments(args, deps.config);
+  const { limits } = deps.config;
+  const outcome = await deps.scanner.run({
+    rootPath: query.root.path,
+    rootReal: query.root.realPath,
+    startRel: query.path,
+    timeField: query.timeField,
+    from: query.from,
+    to: query.to,
+    glob: query.glob,
+    recursive: query.recursive,
+    maxDepth: query.maxDepth ?? limits.maxDepth,
+    includeFiles: query.includeFiles,
+    includeDirectories: query.includeDirectories,
+    includeUnknownTime: query.includeUnknownTime,
+    sort: query.sort,
+    limit: query.limit,
+    afterKey: query.cursor?.key ?? null,
+    afterPath: query.cursor?.w ?? null,
+    maxFiles: limits.maxFilesScanned,
+    maxDirectories: limits.maxDirectoriesScanned,
+    timeoutMs: limits.scanTimeoutMs,
+  }, signal);
+  const page = buildPage(outcome, query, limits.onLimit);
+  const output: SearchOutput = {
+    timeField: query.timeField,
+    range: {
+      from: query.from === null ? null : formatTime(query.from),
+      to: query.to === null ? null : formatTime(query.to),
+    },
+    matches: page.matches.map(toOutput),
+    nextCursor: page.nextCursor === null ? null : encodeCursor(page.nextCursor, queryHash),
+    stats: {
+      scannedFiles: outcome.stats.scannedFiles,
+      scannedDirectories: outcome.stats.scannedDirectories,
+      returned: page.matches.length,
+      truncated: page.truncated,
+      skipped: outcome.stats.skipped,
+      elapsedMs: Math.max(0, deps.clock.now() - started),
+    },
+  };
+  return { output, query };
+}
+
+function toOutput(match: Match): MatchOutput {
+  return {
+    path: match.path,
+    isDirectory: match.isDirectory,
+    sizeBytes: match.sizeBytes,
+    modifiedAt: formatTime(match.modified),
+    createdAt: match.created === null ? null : formatTime(match.created),
+  };
+}
