@@ -45,7 +45,7 @@ export function createServer(deps: ServerDeps): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [SEARCH_TOOL] }));
   server.setRequestHandler(
     AnyToolCall,
-    async (request: unknown, extra: { signal: AbortSignal }) => {
+    async (request: unknown, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
       // The SDK has checked it against CallToolRequestSchema by now.
       const params = (request as { params: { name: string; arguments?: unknown } }).params;
       if (params.name !== SEARCH_TOOL_NAME) {
