@@ -4,12 +4,15 @@
  * @module
  */
 import type { ToolErrorData } from "../errors.ts";
+import type { Fault } from "./fs_port.ts";
 import type { ScanOutcome, ScanRequest } from "./scan.ts";
 
 /** Test-only changes to a worker's behaviour; never set in production. */
 export interface TestSeam {
   /** Replace the clock with one that steps this many ms per reading (deterministic time-outs). */
   clockStepMs?: number;
+  /** Make file-system calls on these absolute paths fail. */
+  faults?: Fault[];
 }
 
 /** Server to worker: run one scan. */

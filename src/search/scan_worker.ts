@@ -9,7 +9,7 @@
  */
 import { ToolError } from "../errors.ts";
 import { steppingClock, systemClock } from "./clock.ts";
-import { denoFs } from "./fs_port.ts";
+import { denoFs, withFaults } from "./fs_port.ts";
 import { scan } from "./scan.ts";
 import type { ScanReply, ScanTask } from "./scan_protocol.ts";
 
@@ -24,7 +24,8 @@ worker.onmessage = (event) => {
     ? systemClock
     : steppingClock(Date.now(), seam.clockStepMs);
   try {
-    worker.postMessage({ id, type: "done", outcome: scan(denoFs, clock, request) });
+    const fs = seam?.faults ? withFaults(denoFs, seam.faults) : denoFs;
+    worker.postMessage({ id, type: "done", outcome: scan(fs, clock, request) });
   } catch (err) {
     if (err instanceof ToolError) {
       worker.postMessage({ id, type: "error", error: err.toData() });

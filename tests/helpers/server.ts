@@ -1,0 +1,69 @@
+/**
+ * Spawns the real server over stdio and drives it with the SDK `Client`.
+ *
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types.d.ts"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ENV_VARIABLES } from "../../src/config.ts";
+import type { TestSeam } from "../../src/search/scan_protocol.ts";
+
+/** The server's entry module. */
+export const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+/** The flags of `deno task start`, plus env access for the test seam. */
+export const SERVER_ARGS = [
+  "run",
+  "--quiet",
+  "--allow-read",
+  `--allow-env=${[...ENV_VARIABLES, "FILE_TIME_SEARCH_TEST_SEAM"].join(",")}`,
+  MAIN,
+];
+
+/** A connected client and the running server. */
+export interface Connection {
+  client: Client;
+  /** Calls fs.search_by_time. */
+  search(args: unknown): Promise<CallToolResult>;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Starts the server with `env` and connects a client; `tools/list` is called first, so
+ * the client validates `structuredContent` against the published outputSchema.
+ */
+export async function connect(env: Record<string, string>, seam?: TestSeam): Promise<Connection> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: SERVER_ARGS,
+    env: { ...env, ...(seam ? { FILE_TIME_SEARCH_TEST_SEAM: JSON.stringify(seam) } : {}) },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "fts-test", version: "0.0.0" });
+  await client.connect(transport);
+  await client.listTools();
+  const close = () => client.close();
+  return {
+    client,
+    search: (args) =>
+      client.callTool({
+        name: "fs.search_by_time",
+        arguments: args as Record<string, unknown>,
+      }) as Promise<
+        CallToolResult
+      >,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** The text of a result's content item. */
+export function textOf(result: CallToolResult, index = 0): string {
+  const item = result.content[index];
+  if (item?.type !== "text") throw new Error(`content[${index}] is not text`);
+  return item.text;
+}

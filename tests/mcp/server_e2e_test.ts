@@ -1,0 +1,258 @@
+/**
+ * End to end: the server spawned over stdio, driven by the SDK Client.
+ */
+import assert from "node:assert/strict";
+import { encodeCursor } from "../../src/search/cursor.ts";
+import { connect, type Connection, textOf } from "../helpers/server.ts";
+import { DAY, makeTree, T0, type TempTree } from "../helpers/tree.ts";
+
+const sanitize = { sanitizeOps: false, sanitizeResources: false };
+
+async function fixture(): Promise<TempTree> {
+  const outside = await makeTree({ "secret.txt": { mtime: T0 } }, "fts-outside-");
+  const tree = await makeTree({
+    "a.md": { mtime: T0 + 1 * DAY },
+    "b.txt": { mtime: T0 + 2 * DAY },
+    "docs/c.md": { mtime: T0 + 3 * DAY },
+    "docs/deep/d.md": { mtime: T0 + 4 * DAY },
+    "escape": { kind: "symlink", target: outside.root },
+  });
+  const dispose = tree.dispose;
+  tree.dispose = async () => {
+    await dispose();
+    await outside.dispose();
+  };
+  return tree;
+}
+
+/** Asserts a tool execution error: the 3-line text and its JSON twin. */
+function assertToolError(
+  result: Awaited<ReturnType<Connection["search"]>>,
+  code: string,
+): void {
+  assert.equal(result.isError, true, `expected ${code}, got success: ${textOf(result)}`);
+  assert.equal(result.structuredContent, undefined);
+  const lines = textOf(result, 0).split("\n");
+  assert.equal(lines[0], `ErrorCode: ${code}`);
+  assert.match(lines[1]!, /^Message: \S.*$/);
+  assert.match(lines[2]!, /^Fix: \S.*$/);
+  const json = JSON.parse(textOf(result, 1));
+  assert.deepEqual(json, {
+    error: {
+      type: code,
+      message: lines[1]!.slice("Message: ".length),
+      hint: lines[2]!.slice("Fix: ".length),
+    },
+  });
+}
+
+Deno.test({
+  name: "server answers every error code with its 3-line text and JSON error",
+  ...sanitize,
+  async fn(t) {
+    await using tree = await fixture();
+    await using conn = await connect({ ALLOW_ROOTS: tree.root, MAX_DEPTH: "10" });
+    const base = { timeField: "modified" };
+    const cases: [string, Record<string, unknown> | unknown, string][] = [
+      ["unknown property", { ...base, colour: "red" }, "InvalidArgument"],
+      ["missing timeField", {}, "InvalidArgument"],
+      ["wrong JSON type", { ...base, limit: "10" }, "InvalidArgument"],
+      ["NUL in a string", { ...base, glob: "a\u0000b" }, "InvalidArgument"],
+      ["timeField not in enum", { timeField: "accessed" }, "InvalidEnum"],
+      ["sort not in enum", { ...base, sort: "newest" }, "InvalidEnum"],
+      ["limit 0", { ...base, limit: 0 }, "LimitOutOfRange"],
+      ["limit 1001", { ...base, limit: 1001 }, "LimitOutOfRange"],
+      ["limit 1.5", { ...base, limit: 1.5 }, "LimitOutOfRange"],
+      ["maxDepth -1", { ...base, maxDepth: -1 }, "MaxDepthOutOfRange"],
+      ["maxDepth above the cap", { ...base, maxDepth: 11 }, "MaxDepthOutOfRange"],
+      ["glob too long", { ...base, glob: "a".repeat(1025) }, "GlobTooLong"],
+      ["path too long", { ...base, path: "a".repeat(4097) }, "PathTooLong"],
+      ["cursor too long", { ...base, cursor: "a".repeat(16385) }, "CursorTooLong"],
+      ["date without time", { ...base, from: "2025-12-15" }, "InvalidDateTime"],
+      ["date-time without offset", { ...base, to: "2025-12-15T00:00:00" }, "InvalidDateTime"],
+      [
+        "from after to",
+        { ...base, from: "2025-12-16T00:00:00Z", to: "2025-12-15T00:00:00Z" },
+        "InvalidRange",
+      ],
+      ["root not allowed", { ...base, root: "/definitely/not/a/root" }, "RootNotAllowed"],
+      ["root is a subfolder", { ...base, root: tree.abs("docs") }, "RootNotAllowed"],
+      ["absolute path", { ...base, path: "/etc" }, "PathNotRelative"],
+      ["drive path", { ...base, path: "C:\\Users" }, "PathNotRelative"],
+      ["traversal", { ...base, path: "docs/../../x" }, "PathTraversalDetected"],
+      ["cursor not base64url", { ...base, cursor: "!!!" }, "CursorInvalid"],
+      [
+        "cursor version 2",
+        { ...base, cursor: b64({ v: 2, s: "time_desc", t: 1, p: "a" }) },
+        "CursorVersionMismatch",
+      ],
+      [
+        "cursor for another sort",
+        { ...base, cursor: encodeCursor({ s: "path_asc", key: { t: 1, p: "a" }, w: null }, "x") },
+        "CursorSortMismatch",
+      ],
+      [
+        "cursor for another query",
+        { ...base, cursor: encodeCursor({ s: "time_desc", key: { t: 1, p: "a" }, w: null }, "x") },
+        "CursorInvalid",
+      ],
+      ["missing start path", { ...base, path: "nope" }, "PathNotFound"],
+      [
+        "start path through a link out of the root",
+        { ...base, path: "escape" },
+        "SymlinkEscapeDetected",
+      ],
+    ];
+    for (const [name, args, code] of cases) {
+      await t.step(`${name} -> ${code}`, async () => {
+        assertToolError(await conn.search(args), code);
+      });
+    }
+    await t.step("no error text holds the root's absolute path", async () => {
+      for (const [, args] of cases) {
+        const result = await conn.search(args);
+        for (const item of result.content) {
+          assert.ok(item.type === "text" && !item.text.includes(tree.root), item.type);
+        }
+      }
+    });
+  },
+});
+
+function b64(value: unknown): string {
+  return btoa(JSON.stringify(value)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+Deno.test({
+  name: "server reports scan limits as errors with ON_LIMIT=error",
+  ...sanitize,
+  async fn() {
+    await using tree = await fixture();
+    {
+      await using conn = await connect({
+        ALLOW_ROOTS: tree.root,
+        ON_LIMIT: "error",
+        MAX_FILES_SCANNED: "1",
+      });
+      const result = await conn.search({ timeField: "modified" });
+      assertToolError(result, "ScanLimitExceeded");
+      assert.match(textOf(result), /\nScanned: \d+ files, \d+ directories\.$/);
+    }
+    {
+      // A clock that moves 10 ms per reading makes the 5 ms time-out fire after one entry.
+      await using conn = await connect(
+        { ALLOW_ROOTS: tree.root, ON_LIMIT: "error", SCAN_TIMEOUT_MS: "5" },
+        { clockStepMs: 10 },
+      );
+      assertToolError(await conn.search({ timeField: "modified" }), "TimeoutExceeded");
+    }
+  },
+});
+
+Deno.test({
+  name: "server maps unreadable and failing start paths to AccessDenied and IOFailure",
+  ...sanitize,
+  async fn() {
+    await using tree = await fixture();
+    await using conn = await connect({ ALLOW_ROOTS: tree.root }, {
+      faults: [
+        { path: tree.abs("docs"), error: "PermissionDenied" },
+        { path: tree.abs("b.txt"), error: "Busy" },
+      ],
+    });
+    assertToolError(await conn.search({ timeField: "modified", path: "docs" }), "AccessDenied");
+    assertToolError(await conn.search({ timeField: "modified", path: "b.txt" }), "IOFailure");
+    // Below the start, the same faults only skip entries.
+    const whole = await conn.search({ timeField: "modified" });
+    assert.equal(whole.isError, false);
+    const stats = (whole.structuredContent as { stats: { skipped: number } }).stats;
+    assert.ok(stats.skipped >= 2, `skipped ${stats.skipped}`);
+  },
+});
+
+Deno.test({
+  name: "server answers protocol errors as JSON-RPC errors",
+  ...sanitize,
+  async fn() {
+    await using tree = await fixture();
+    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    await assert.rejects(
+      conn.client.callTool({ name: "fs.no_such_tool", arguments: {} }),
+      (err: { code?: number }) => err.code === -32602,
+    );
+    await assert.rejects(
+      conn.client.request(
+        { method: "tools/call", params: { name: "fs.search_by_time", arguments: 42 } } as never,
+        (await import("@modelcontextprotocol/sdk/types.js")).CallToolResultSchema,
+      ),
+      (err: { code?: number }) => err.code === -32602,
+    );
+  },
+});
+
+Deno.test({
+  name: "server publishes the tool with schemas and annotations",
+  ...sanitize,
+  async fn() {
+    await using tree = await fixture();
+    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    const { tools } = await conn.client.listTools();
+    assert.equal(tools.length, 1);
+    const tool = tools[0]!;
+    assert.equal(tool.name, "fs.search_by_time");
+    assert.deepEqual(tool.inputSchema.required, ["timeField"]);
+    assert.ok(tool.outputSchema);
+    assert.deepEqual(tool.annotations, {
+      title: "Search files by time",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    assert.deepEqual(conn.client.getServerCapabilities(), {
+      tools: { listChanged: false },
+      logging: {},
+    });
+    assert.equal(conn.client.getServerVersion()?.name, "file-time-search");
+  },
+});
+
+Deno.test({
+  name: "server returns a summary, JSON text and structuredContent on success",
+  ...sanitize,
+  async fn() {
+    await using tree = await fixture();
+    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    const result = await conn.search({
+      timeField: "modified",
+      glob: "**/*.md",
+      from: "2025-06-02T00:00:00Z",
+      to: "2025-06-05T09:00:00+09:00",
+    });
+    assert.equal(result.isError, false);
+    assert.match(
+      textOf(result, 0),
+      /^Found 2 files \(sorted by modified desc\)\. Server time: \d{4}-\d\d-\d\dT[\d:.]+Z\.$/,
+    );
+    assert.deepEqual(JSON.parse(textOf(result, 1)), result.structuredContent);
+    const out = result.structuredContent as {
+      range: unknown;
+      matches: { path: string; modifiedAt: string; sizeBytes: number }[];
+      nextCursor: unknown;
+      stats: { returned: number };
+    };
+    assert.deepEqual(out.range, {
+      from: "2025-06-02T00:00:00.000Z",
+      to: "2025-06-05T00:00:00.000Z",
+    });
+    // a.md is exactly at 'from' (in); docs/deep/d.md exactly at 'to' (out).
+    assert.deepEqual(out.matches.map((m) => m.path), ["docs/c.md", "a.md"]);
+    assert.deepEqual(out.matches.map((m) => m.modifiedAt), [
+      "2025-06-04T00:00:00.000Z",
+      "2025-06-02T00:00:00.000Z",
+    ]);
+    assert.equal(out.matches[1]!.sizeBytes, "a.md".length);
+    assert.equal(out.nextCursor, null);
+    assert.equal(out.stats.returned, 2);
+  },
+});
