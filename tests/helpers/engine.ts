@@ -1,0 +1,54 @@
+/**
+ * Runs the search engine in-process on a real tree: fast, for semantics and
+ * property tests. The end-to-end tests cover the worker and the protocol.
+ *
+ * @module
+ */
+import { type Config, loadConfig } from "../../src/config.ts";
+import { type Clock, systemClock } from "../../src/search/clock.ts";
+import { denoFs, type FsPort } from "../../src/search/fs_port.ts";
+import { InlineScanner } from "../../src/search/scanner.ts";
+import { searchByTime, type SearchOutput } from "../../src/search/search_by_time.ts";
+
+/** Options of {@linkcode engine}. */
+export interface EngineOptions {
+  /** Extra environment settings (MAX_FILES_SCANNED, ON_LIMIT, ...). */
+  env?: Record<string, string>;
+  fs?: FsPort;
+  clock?: Clock;
+}
+
+/** A search function bound to one root. */
+export interface Engine {
+  config: Config;
+  search(args: Record<string, unknown>): Promise<SearchOutput>;
+}
+
+/** Binds the engine to `root`, configured as the server would be from `env`. */
+export function engine(root: string, options: EngineOptions = {}): Engine {
+  const env: Record<string, string> = { ALLOW_ROOTS: root, ...options.env };
+  const config = loadConfig({ env: (name) => env[name] });
+  const clock = options.clock ?? systemClock;
+  const scanner = new InlineScanner(options.fs ?? denoFs, clock);
+  return {
+    config,
+    search: async (args) => (await searchByTime(args, { config, scanner, clock })).output,
+  };
+}
+
+/** Follows nextCursor to the end; returns every page. */
+export async function allPages(
+  e: Engine,
+  args: Record<string, unknown>,
+  maxPages = 10_000,
+): Promise<SearchOutput[]> {
+  const pages: SearchOutput[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: SearchOutput = await e.search(cursor === null ? args : { ...args, cursor });
+    pages.push(page);
+    cursor = page.nextCursor;
+    if (pages.length > maxPages) throw new Error("paging did not end");
+  } while (cursor !== null);
+  return pages;
+}
