@@ -167,7 +167,13 @@ Deno.test("formatTime() keeps a four-digit year below 100", () => {
 });
 
 Deno.test("formatTime() and parseDateTime() round-trip", () => {
-  for (const text of ["2025-12-15T00:00:00.123Z", "0099-12-31T23:59:59.999Z", "1970-01-01T00:00:00.000Z"]) {
+  for (
+    const text of [
+      "2025-12-15T00:00:00.123Z",
+      "0099-12-31T23:59:59.999Z",
+      "1970-01-01T00:00:00.000Z",
+    ]
+  ) {
     const ms = parseDateTime(text);
     assert.notEqual(ms, undefined);
     assert.equal(formatTime(ms!), text);

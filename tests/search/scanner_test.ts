@@ -1,0 +1,91 @@
+/**
+ * The scan worker and its Deno permissions (DECISIONS §13, layer 2).
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { ToolError } from "../../src/errors.ts";
+import type { ScanRequest } from "../../src/search/scan.ts";
+import { WorkerScanner } from "../../src/search/scanner.ts";
+import { makeTree, T0 } from "../helpers/tree.ts";
+
+function request(rootPath: string, overrides: Partial<ScanRequest> = {}): ScanRequest {
+  return {
+    rootPath,
+    rootReal: rootPath,
+    startRel: "",
+    timeField: "modified",
+    from: null,
+    to: null,
+    glob: null,
+    recursive: true,
+    maxDepth: 256,
+    includeFiles: true,
+    includeDirectories: false,
+    includeUnknownTime: false,
+    sort: "path_asc",
+    limit: 100,
+    afterKey: null,
+    afterPath: null,
+    maxFiles: 1_000_000,
+    maxDirectories: 1_000_000,
+    timeoutMs: 60_000,
+    ...overrides,
+  };
+}
+
+Deno.test("WorkerScanner scans inside the roots it may read", async () => {
+  await using tree = await makeTree({ "a.txt": { mtime: T0 }, "d/b.txt": { mtime: T0 } });
+  const scanner = new WorkerScanner({ readPaths: [tree.root] });
+  try {
+    const outcome = await scanner.run(request(tree.root));
+    assert.deepEqual(outcome.bySort.map((m) => m.path), ["a.txt", "d/b.txt"]);
+    // A second call reuses the warm worker and gives the same answer.
+    const again = await scanner.run(request(tree.root));
+    assert.deepEqual(again.bySort.map((m) => m.path), ["a.txt", "d/b.txt"]);
+  } finally {
+    scanner.close();
+  }
+});
+
+Deno.test("WorkerScanner cannot read outside its roots even when asked directly", async () => {
+  await using allowed = await makeTree({ "a.txt": { mtime: T0 } });
+  await using outside = await makeTree({ "secret.txt": { mtime: T0 } }, "fts-outside-");
+  const scanner = new WorkerScanner({ readPaths: [allowed.root] });
+  try {
+    // Layer 1 fooled: the request claims the outside folder is the root, and that
+    // everything ("/") is inside the root's real path. Only Deno's permissions remain.
+    for (
+      const req of [
+        request(outside.root),
+        request(allowed.root, {
+          rootReal: path.parse(allowed.root).root,
+          startRel: `../${path.basename(outside.root)}`,
+        }),
+      ]
+    ) {
+      await assert.rejects(
+        scanner.run(req),
+        (err) =>
+          err instanceof ToolError && err.code === "AccessDenied" &&
+          !err.message.includes(outside.root) && !err.message.includes(allowed.root),
+      );
+    }
+  } finally {
+    scanner.close();
+  }
+});
+
+Deno.test("WorkerScanner rejects an aborted scan and keeps serving", async () => {
+  await using tree = await makeTree({ "a.txt": { mtime: T0 } });
+  const scanner = new WorkerScanner({ readPaths: [tree.root] });
+  try {
+    const controller = new AbortController();
+    const pending = scanner.run(request(tree.root), controller.signal);
+    controller.abort(new Error("cancelled by test"));
+    await assert.rejects(pending, /cancelled by test/);
+    const outcome = await scanner.run(request(tree.root));
+    assert.deepEqual(outcome.bySort.map((m) => m.path), ["a.txt"]);
+  } finally {
+    scanner.close();
+  }
+});

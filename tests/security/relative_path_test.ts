@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { ToolError } from "../../src/errors.ts";
+import { normalizeRelativePath } from "../../src/security/relative_path.ts";
+
+function throwsCode(input: string, code: string): void {
+  let caught: unknown;
+  try {
+    const out = normalizeRelativePath(input);
+    assert.fail(`${JSON.stringify(input)} was accepted as ${JSON.stringify(out)}`);
+  } catch (err) {
+    caught = err;
+  }
+  assert.ok(caught instanceof ToolError, `${JSON.stringify(input)}: ${String(caught)}`);
+  assert.equal(caught.code, code, JSON.stringify(input));
+}
+
+Deno.test("normalizeRelativePath() reads '', '.' and './' as the root itself", () => {
+  assert.equal(normalizeRelativePath(""), "");
+  assert.equal(normalizeRelativePath("."), "");
+  assert.equal(normalizeRelativePath("./"), "");
+  assert.equal(normalizeRelativePath("./."), "");
+  assert.equal(normalizeRelativePath(".\\"), "");
+});
+
+Deno.test("normalizeRelativePath() keeps a plain relative path", () => {
+  assert.equal(normalizeRelativePath("docs"), "docs");
+  assert.equal(normalizeRelativePath("docs/2025"), "docs/2025");
+});
+
+Deno.test("normalizeRelativePath() drops '.' segments", () => {
+  assert.equal(normalizeRelativePath("a/./b"), "a/b");
+  assert.equal(normalizeRelativePath("./a/."), "a");
+});
+
+Deno.test("normalizeRelativePath() drops empty segments and trailing slashes", () => {
+  assert.equal(normalizeRelativePath("a//b/"), "a/b");
+  assert.equal(normalizeRelativePath("a///b//"), "a/b");
+});
+
+Deno.test("normalizeRelativePath() reads a backslash as '/'", () => {
+  assert.equal(normalizeRelativePath("a\\b"), "a/b");
+  assert.equal(normalizeRelativePath("a\\b/c\\"), "a/b/c");
+});
+
+Deno.test("normalizeRelativePath() resolves '..' that stays inside the root", () => {
+  assert.equal(normalizeRelativePath("a/../b"), "b");
+  assert.equal(normalizeRelativePath("docs/.."), "");
+  assert.equal(normalizeRelativePath("a/b/../../c"), "c");
+  assert.equal(normalizeRelativePath("docs\\2025/./a/../b"), "docs/2025/b");
+});
+
+Deno.test("normalizeRelativePath() rejects a leading '/' or '\\' as PathNotRelative", () => {
+  throwsCode("/etc", "PathNotRelative");
+  throwsCode("/", "PathNotRelative");
+  throwsCode("\\x", "PathNotRelative");
+});
+
+Deno.test("normalizeRelativePath() rejects drive prefixes as PathNotRelative", () => {
+  for (const input of ["C:", "C:\\x", "C:x", "c:/x", "z:", "C:/"]) {
+    throwsCode(input, "PathNotRelative");
+  }
+});
+
+Deno.test("normalizeRelativePath() rejects UNC and device prefixes as PathNotRelative", () => {
+  for (
+    const input of [
+      "\\\\server\\share",
+      "//server/share",
+      "\\\\?\\C:\\x",
+      "\\\\.\\pipe",
+      "//./pipe",
+    ]
+  ) {
+    throwsCode(input, "PathNotRelative");
+  }
+});
+
+Deno.test("normalizeRelativePath() rejects climbing above the root as PathTraversalDetected", () => {
+  for (const input of ["..", "../x", "a/../..", "a/../../b", "..\\x", "./..", "a/b/../../.."]) {
+    throwsCode(input, "PathTraversalDetected");
+  }
+});
+
+Deno.test("normalizeRelativePath() rejects a climb even when it comes back down", () => {
+  throwsCode("../root/x", "PathTraversalDetected");
+  throwsCode("a/../../a/b", "PathTraversalDetected");
+});
+
+Deno.test("normalizeRelativePath() accepts names that merely contain dots", () => {
+  for (const name of ["..a", "a..", "...", ".hidden", "a/..b/c", "....//x"]) {
+    const out = normalizeRelativePath(name);
+    assert.ok(!out.split("/").includes(".."), `${name} -> ${out}`);
+  }
+  assert.equal(normalizeRelativePath("..a"), "..a");
+  assert.equal(normalizeRelativePath("a.."), "a..");
+  assert.equal(normalizeRelativePath("..."), "...");
+  assert.equal(normalizeRelativePath(".hidden"), ".hidden");
+  assert.equal(normalizeRelativePath("a/..b/c"), "a/..b/c");
+});
+
+Deno.test("normalizeRelativePath() keeps spaces and quotes as typed", () => {
+  assert.equal(normalizeRelativePath(" a"), " a");
+  assert.equal(normalizeRelativePath("a "), "a ");
+  assert.equal(normalizeRelativePath("'a'"), "'a'");
+  assert.equal(normalizeRelativePath('"a b"'), '"a b"');
+  assert.equal(normalizeRelativePath(" "), " ");
+  assert.equal(normalizeRelativePath(" /.."), "");
+});
+
+Deno.test("normalizeRelativePath() never returns '.', '..', empty segments or a leading '/'", () => {
+  const inputs = ["a/./b", "a//b/", "x/../y/./z", "./", "a\\\\b", "...", "a/b/.."];
+  for (const input of inputs) {
+    const out = normalizeRelativePath(input);
+    assert.ok(!out.startsWith("/"), out);
+    if (out !== "") {
+      for (const seg of out.split("/")) {
+        assert.ok(seg !== "" && seg !== "." && seg !== "..", `${input} -> ${out}`);
+      }
+    }
+  }
+});
