@@ -12,7 +12,11 @@ import { createServer, type Log } from "./src/mcp/server.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { systemClock } from "./src/search/clock.ts";
 import type { TestSeam } from "./src/search/scan_protocol.ts";
-import { WorkerScanner } from "./src/search/scanner.ts";
+import { WORKER_URL, WorkerScanner } from "./src/search/scanner.ts";
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+/** The scan worker's module: creating a worker needs read access to it. */
+const WORKER_MODULE = fromFileUrl(WORKER_URL);
 
 /** Test-only: JSON of a {@linkcode TestSeam}; read only where env access to it is granted. */
 const SEAM_VARIABLE = "FILE_TIME_SEARCH_TEST_SEAM";
@@ -37,10 +41,24 @@ async function main(): Promise<number> {
     }
     throw err;
   }
+  const readPaths = [...new Set(config.roots.flatMap((r) => [r.path, r.realPath]))];
+  const unreadable = [WORKER_MODULE, ...readPaths].find((path) =>
+    Deno.permissions.querySync({ name: "read", path }).state !== "granted"
+  );
+  if (unreadable !== undefined) {
+    console.error(
+      `file-time-search: --allow-read must cover ${
+        unreadable === WORKER_MODULE
+          ? "the server's own folder"
+          : "every ALLOW_ROOTS entry and its real path"
+      }: '${unreadable}' is not readable.`,
+    );
+    return 2;
+  }
   const seamText = readEnv(SEAM_VARIABLE);
   const seam = seamText ? JSON.parse(seamText) as TestSeam : undefined;
   const scanner = new WorkerScanner({
-    readPaths: [...new Set(config.roots.flatMap((r) => [r.path, r.realPath]))],
+    readPaths,
     ...(seam ? { seam } : {}),
   });
   const server = createServer({

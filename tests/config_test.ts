@@ -117,7 +117,10 @@ Deno.test("loadConfig() rejects a missing root even after a good one", async () 
 
 Deno.test("loadConfig() rejects a root that is a file", async () => {
   await withTree(({ file }) => {
-    const err = throwsConfig(() => loadConfig({ env: envOf({ ALLOW_ROOTS: file }) }), "ALLOW_ROOTS");
+    const err = throwsConfig(
+      () => loadConfig({ env: envOf({ ALLOW_ROOTS: file }) }),
+      "ALLOW_ROOTS",
+    );
     assert.match(err.message, /not a directory/);
   });
 });

@@ -25,5 +25,7 @@ export type PathMatcher = (path: string) => boolean;
  * ```
  */
 export function compileGlob(glob: string): PathMatcher {
-  return picomatch(glob, { dot: true, nocase: false, windows: false });
+  // posix: true also makes `[!a]` a negation (picomatch 4.0.7 reads it as "! or a"
+  // without it, micromatch/picomatch#187) and enables `[[:alpha:]]` classes.
+  return picomatch(glob, { dot: true, nocase: false, windows: false, posix: true });
 }

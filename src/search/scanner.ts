@@ -10,6 +10,9 @@ import type { FsPort } from "./fs_port.ts";
 import { scan, type ScanOutcome, type ScanRequest } from "./scan.ts";
 import type { ScanReply, ScanTask, TestSeam } from "./scan_protocol.ts";
 
+/** The scan worker's entry module. */
+export const WORKER_URL: URL = new URL("./scan_worker.ts", import.meta.url);
+
 /** Runs scans. */
 export interface Scanner {
   /** Runs one scan; rejects with a {@linkcode ToolError} for the request's own errors. */
@@ -118,7 +121,7 @@ export class WorkerScanner implements Scanner {
   }
 
   #spawn(): Worker {
-    return new Worker(new URL("./scan_worker.ts", import.meta.url), {
+    return new Worker(WORKER_URL, {
       type: "module",
       deno: {
         permissions: {

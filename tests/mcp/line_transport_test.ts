@@ -26,7 +26,10 @@ async function run(chunks: string[], maxLineBytes?: number) {
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
   await transport.start();
   await closed;
-  return { messages, replies: written.join("").split("\n").filter((l) => l).map((l) => JSON.parse(l)) };
+  return {
+    messages,
+    replies: written.join("").split("\n").filter((l) => l).map((l) => JSON.parse(l)),
+  };
 }
 
 const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" });
@@ -47,12 +50,24 @@ Deno.test("LineTransport answers garbage and carries on", async () => {
     ping(3) + "\n",
   ]);
   assert.deepEqual(messages, [JSON.parse(ping(3))]);
-  assert.deepEqual(replies.map((r) => [r.id, r.error.code]), [[null, -32700], [null, -32700], [7, -32600]]);
+  assert.deepEqual(replies.map((r) => [r.id, r.error.code]), [[null, -32700], [null, -32700], [
+    7,
+    -32600,
+  ]]);
 });
 
 Deno.test("LineTransport skips a line over the size limit and keeps reading", async () => {
-  const big = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping", params: { pad: "x".repeat(500) } });
-  const { messages, replies } = await run([big.slice(0, 100), big.slice(100) + "\n", ping(4) + "\n"], 256);
+  const big = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 9,
+    method: "ping",
+    params: { pad: "x".repeat(500) },
+  });
+  const { messages, replies } = await run([
+    big.slice(0, 100),
+    big.slice(100) + "\n",
+    ping(4) + "\n",
+  ], 256);
   assert.deepEqual(messages, [JSON.parse(ping(4))]);
   assert.equal(replies.length, 1);
   assert.equal(replies[0].error.code, -32600);

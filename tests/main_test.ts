@@ -1,0 +1,59 @@
+/**
+ * Start-up (DECISIONS §2): a bad configuration is one stderr line naming the variable,
+ * exit status 2, and nothing on stdout.
+ */
+import assert from "node:assert/strict";
+import { SERVER_ARGS } from "./helpers/server.ts";
+import { makeTree } from "./helpers/tree.ts";
+
+async function start(env: Record<string, string>, args = SERVER_ARGS) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    env: { NO_COLOR: "1", ...env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr).trimEnd().split("\n"),
+  };
+}
+
+Deno.test("main exits 2 with one stderr line for each bad start-up setting", async () => {
+  await using tree = await makeTree({ "file.txt": {}, "dir/x.txt": {} });
+  const cases: [Record<string, string>, RegExp][] = [
+    [{}, /ALLOW_ROOTS is missing or empty/],
+    [{ ALLOW_ROOTS: " ; , " }, /ALLOW_ROOTS is missing or empty/],
+    [{ ALLOW_ROOTS: tree.abs("nope") }, /ALLOW_ROOTS entry .* does not exist/],
+    [{ ALLOW_ROOTS: tree.abs("file.txt") }, /ALLOW_ROOTS entry .* is not a directory/],
+    [{ ALLOW_ROOTS: tree.root, DEFAULT_ROOT: tree.abs("dir") }, /DEFAULT_ROOT .* is not one of/],
+    [{ ALLOW_ROOTS: tree.root, MAX_DEPTH: "deep" }, /MAX_DEPTH must be a whole number/],
+    [{ ALLOW_ROOTS: tree.root, ON_LIMIT: "stop" }, /ON_LIMIT must be 'partial' or 'error'/],
+  ];
+  for (const [env, message] of cases) {
+    const { code, stdout, stderr } = await start(env);
+    assert.equal(code, 2, JSON.stringify(env));
+    assert.equal(stdout, "");
+    assert.equal(stderr.length, 1, stderr.join("\n"));
+    assert.match(stderr[0]!, message);
+  }
+});
+
+Deno.test("main exits 2 when --allow-read does not cover a root", async () => {
+  await using tree = await makeTree({ "a/x.txt": {}, "b/y.txt": {} });
+  const args = SERVER_ARGS.map((a) => a === "--allow-read" ? `--allow-read=${tree.abs("a")}` : a);
+  const { code, stdout, stderr } = await start({ ALLOW_ROOTS: tree.abs("a") }, args);
+  assert.equal(code, 2);
+  assert.equal(stdout, "");
+  assert.match(stderr.join("\n"), /--allow-read must cover/);
+});
+
+Deno.test("main exits 0 when its input ends", async () => {
+  await using tree = await makeTree({ "a.txt": {} });
+  const { code, stdout } = await start({ ALLOW_ROOTS: tree.root });
+  assert.equal(code, 0);
+  assert.equal(stdout, "");
+});
