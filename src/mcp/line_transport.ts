@@ -4,7 +4,8 @@
  * Unlike the SDK's `StdioServerTransport`, a line over the size limit is skipped
  * (answered with a JSON-RPC error) instead of closing the connection, a line that is
  * not JSON-RPC is answered and skipped, and the end of input closes the transport so
- * the process can exit.
+ * the process can exit: once every request already read has been answered, or after a
+ * grace period.
  *
  * @module
  */
@@ -20,6 +21,8 @@ export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 export interface LineTransportOptions {
   /** Default {@linkcode DEFAULT_MAX_LINE_BYTES}. */
   maxLineBytes?: number;
+  /** After the end of input, how long to wait for answers to requests already read. Default 5000. */
+  drainMs?: number;
   /** Where to note skipped input; default: nowhere. */
   log?: (level: "warning", message: string) => void;
 }
@@ -36,6 +39,10 @@ export class LineTransport implements Transport {
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #maxLineBytes: number;
   readonly #log: (level: "warning", message: string) => void;
+  readonly #drainMs: number;
+  /** Ids of requests read but not answered yet. */
+  readonly #pending = new Set<string | number>();
+  #drained?: () => void;
   readonly #encoder = new TextEncoder();
   readonly #decoder = new TextDecoder();
   #reader?: ReadableStreamDefaultReader<Uint8Array>;
@@ -50,11 +57,13 @@ export class LineTransport implements Transport {
     this.#writer = output.getWriter();
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#log = options.log ?? (() => {});
+    this.#drainMs = options.drainMs ?? 5000;
   }
 
   start(): Promise<void> {
     this.#reader = this.#input.getReader();
     this.#pump().catch((err) => this.onerror?.(err instanceof Error ? err : new Error(String(err))))
+      .then(() => this.#drain())
       .finally(() => this.close());
     return Promise.resolve();
   }
@@ -62,6 +71,21 @@ export class LineTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return;
     await this.#writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    if (!("method" in message) && "id" in message && message.id !== undefined) {
+      this.#pending.delete(message.id);
+      if (this.#pending.size === 0) this.#drained?.();
+    }
+  }
+
+  /** Waits until every request read has been answered, or the grace period ends. */
+  async #drain(): Promise<void> {
+    if (this.#pending.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.#drained = resolve;
+      timer = setTimeout(resolve, this.#drainMs);
+    });
+    clearTimeout(timer);
   }
 
   async close(): Promise<void> {
@@ -132,7 +156,11 @@ export class LineTransport implements Transport {
       await this.#reject(-32600, "Invalid Request: the line is not a JSON-RPC 2.0 message.", id);
       return;
     }
-    this.onmessage?.(parsed.data);
+    const message = parsed.data;
+    if ("method" in message && "id" in message && message.id !== undefined) {
+      this.#pending.add(message.id);
+    }
+    this.onmessage?.(message);
   }
 
   async #reject(code: number, message: string, id: string | number | null = null): Promise<void> {

@@ -3,10 +3,16 @@
  * the connection survives them, and the end of input closes it.
  */
 import assert from "node:assert/strict";
-import { LineTransport } from "../../src/mcp/line_transport.ts";
+import { LineTransport, type LineTransportOptions } from "../../src/mcp/line_transport.ts";
+// @ts-types="@modelcontextprotocol/sdk/types.d.ts"
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** Feeds `chunks` as input; collects every message and every line written. */
-async function run(chunks: string[], maxLineBytes?: number) {
+async function run(
+  chunks: string[],
+  options: LineTransportOptions = {},
+  answer?: (transport: LineTransport, message: JSONRPCMessage) => void,
+) {
   const encoder = new TextEncoder();
   const input = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -20,9 +26,12 @@ async function run(chunks: string[], maxLineBytes?: number) {
       written.push(new TextDecoder().decode(chunk));
     },
   });
-  const transport = new LineTransport(input, output, maxLineBytes ? { maxLineBytes } : {});
+  const transport = new LineTransport(input, output, { drainMs: 0, ...options });
   const messages: unknown[] = [];
-  transport.onmessage = (m) => messages.push(m);
+  transport.onmessage = (m) => {
+    messages.push(m);
+    answer?.(transport, m);
+  };
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
   await transport.start();
   await closed;
@@ -67,9 +76,20 @@ Deno.test("LineTransport skips a line over the size limit and keeps reading", as
     big.slice(0, 100),
     big.slice(100) + "\n",
     ping(4) + "\n",
-  ], 256);
+  ], { maxLineBytes: 256 });
   assert.deepEqual(messages, [JSON.parse(ping(4))]);
   assert.equal(replies.length, 1);
   assert.equal(replies[0].error.code, -32600);
   assert.match(replies[0].error.message, /over 256 bytes/);
+});
+
+Deno.test("LineTransport answers requests read before the end of input, then closes", async () => {
+  const { replies } = await run([ping(5) + "\n" + ping(6) + "\n"], { drainMs: 60_000 }, (t, m) => {
+    // Answer later, after the input has ended.
+    const id = (m as { id: number }).id;
+    Promise.resolve().then(() => Promise.resolve()).then(() =>
+      t.send({ jsonrpc: "2.0", id, result: {} })
+    );
+  });
+  assert.deepEqual(replies.map((r) => r.id), [5, 6]);
 });

@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { encodeCursor } from "../../src/search/cursor.ts";
-import { connect, type Connection, textOf } from "../helpers/server.ts";
+import { connect, type Connection, SERVER_ARGS, textOf } from "../helpers/server.ts";
 import { DAY, makeTree, T0, type TempTree } from "../helpers/tree.ts";
 
 const sanitize = { sanitizeOps: false, sanitizeResources: false };
@@ -256,3 +256,62 @@ Deno.test({
     assert.equal(out.stats.returned, 2);
   },
 });
+
+Deno.test({
+  name: "server negotiates every protocol version of DECISIONS §3",
+  ...sanitize,
+  async fn() {
+    await using tree = await fixture();
+    for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {
+      const lines = [
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: version,
+            capabilities: {},
+            clientInfo: { name: "raw", version: "0" },
+          },
+        },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: {
+            name: "fs.search_by_time",
+            arguments: { timeField: "modified", glob: "*.md" },
+          },
+        },
+      ];
+      const replies = await rawSession(tree.root, lines);
+      assert.equal(replies[0].result.protocolVersion, version);
+      assert.equal(replies[1].result.isError, false);
+      assert.deepEqual(
+        replies[1].result.structuredContent.matches.map((m: { path: string }) => m.path),
+        [
+          "a.md",
+        ],
+      );
+    }
+  },
+});
+
+/** Writes `messages` to a fresh server's stdin, closes it, and parses every stdout line. */
+async function rawSession(root: string, messages: unknown[]) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: SERVER_ARGS,
+    env: { ALLOW_ROOTS: root },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(messages.map((m) => JSON.stringify(m) + "\n").join("")),
+  );
+  await writer.close();
+  const out = await child.output();
+  return new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+}

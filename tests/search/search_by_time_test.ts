@@ -306,3 +306,22 @@ Deno.test("searchByTime() rejects a start path that is missing or unreadable", a
     (err) => err instanceof ToolError && err.code === "PathNotFound",
   );
 });
+
+Deno.test("searchByTime() rejects a start path whose link leaves the root, even if it comes back", async () => {
+  await using tree = await makeTree({ "inside/f.txt": { mtime: T0 } });
+  await using outside = await makeTree({
+    "back": { kind: "symlink", target: tree.abs("inside") },
+  }, "fts-outside-");
+  await Deno.symlink(outside.root, tree.abs("out"));
+  await Deno.symlink("loop-b", tree.abs("loop-a"));
+  await Deno.symlink("loop-a", tree.abs("loop-b"));
+  const e = engine(tree.root);
+  await assert.rejects(
+    e.search({ timeField: "modified", path: "out/back" }),
+    (err) => err instanceof ToolError && err.code === "SymlinkEscapeDetected",
+  );
+  await assert.rejects(
+    e.search({ timeField: "modified", path: "loop-a" }),
+    (err) => err instanceof ToolError && err.code === "PathNotFound",
+  );
+});
