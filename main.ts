@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from "./src/config.ts";
 import { createServer, type Log } from "./src/mcp/server.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { systemClock } from "./src/search/clock.ts";
+import { disabledGuardForTests } from "./src/security/guard.ts";
 import type { TestSeam } from "./src/search/scan_protocol.ts";
 import { WORKER_URL, WorkerScanner } from "./src/search/scanner.ts";
 import { fileURLToPath as fromFileUrl } from "node:url";

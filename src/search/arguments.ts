@@ -8,7 +8,7 @@ import { z } from "zod";
 import { type Config, findRoot } from "../config.ts";
 import { ToolError } from "../errors.ts";
 import { hostRules, isWithin, normalizeAbsolute } from "../security/path_guard.ts";
-import { normalizeRelativePath } from "../security/relative_path.ts";
+import { type Guard, strictGuard } from "../security/guard.ts";
 import { decodeCursor, queryHash } from "./cursor.ts";
 import { compileGlob } from "./glob.ts";
 import { type SearchQuery, type Sort, SORTS, TIME_FIELDS, type TimeField } from "./query.ts";
@@ -62,7 +62,11 @@ export interface ParsedArguments {
  * query.sort; // "time_desc"
  * ```
  */
-export function parseArguments(raw: unknown, config: Config): ParsedArguments {
+export function parseArguments(
+  raw: unknown,
+  config: Config,
+  guard: Guard = strictGuard,
+): ParsedArguments {
   // 1. shape
   const shape = argumentsShape.safeParse(raw ?? {});
   if (!shape.success) throw invalidArgument(shape.error.issues[0]);
@@ -127,7 +131,7 @@ export function parseArguments(raw: unknown, config: Config): ParsedArguments {
   const root = args.root === undefined || args.root === ""
     ? config.defaultRoot
     : checkRoot(args.root, config);
-  const path = args.path === undefined ? "" : normalizeRelativePath(args.path);
+  const path = args.path === undefined ? "" : guard.relativePath(args.path);
 
   const base = {
     root,

@@ -6,14 +6,15 @@
  * @module
  */
 import { fromFsError, isFsError, symlinkEscape } from "../errors.ts";
-import { hostRules, isWithin } from "../security/path_guard.ts";
+import { type Guard, strictGuard } from "../security/guard.ts";
+import { LeftRootError, resolveStart } from "../security/realpath_guard.ts";
 import type { Clock } from "./clock.ts";
 import type { FsPort } from "./fs_port.ts";
 import { compileGlob } from "./glob.ts";
 import { keyOrder } from "./order.ts";
 import type { Sort, SortKey, TimeField } from "./query.ts";
 import { TopK } from "./top_k.ts";
-import { LeftRootError, type StopReason, walk, type WalkEntry, type WalkStats } from "./walk.ts";
+import { type StopReason, walk, type WalkEntry, type WalkStats } from "./walk.ts";
 
 /** Everything a scan needs; plain data, so it crosses the worker boundary. */
 export interface ScanRequest {
@@ -72,9 +73,18 @@ export interface ScanOutcome {
  * @throws {ToolError} `PathNotFound`, `SymlinkEscapeDetected`, `AccessDenied` or
  * `IOFailure` for the start path (DECISIONS §5 step 9).
  */
-export function scan(fs: FsPort, clock: Clock, request: ScanRequest): ScanOutcome {
+export function scan(
+  fs: FsPort,
+  clock: Clock,
+  request: ScanRequest,
+  guard: Guard = strictGuard,
+): ScanOutcome {
   const started = clock.now();
-  const start = resolveStart(fs, request);
+  const root = { path: request.rootPath, realPath: request.rootReal };
+  const start = onStartPath(
+    request.startRel,
+    () => resolveStart(fs, root, request.startRel, guard),
+  );
   const stats: WalkStats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0 };
   const order = keyOrder(request.sort);
   const bySort = new TopK<Match>(request.limit + 1, (a, b) => order(a.key, b.key));
@@ -120,6 +130,7 @@ export function scan(fs: FsPort, clock: Clock, request: ScanRequest): ScanOutcom
         visitStart: !startIsDirectory || (request.recursive && request.startRel !== ""),
         maxDepth: !startIsDirectory ? 0 : request.recursive ? request.maxDepth : 1,
         rootReal: request.rootReal,
+        guard,
         after: afterPath,
         maxFiles: request.maxFiles,
         maxDirectories: request.maxDirectories,
@@ -166,20 +177,6 @@ function toMatch(
     created,
     key: { t, p: entry.path },
   };
-}
-
-/** Resolves the start path; each component's real path must stay inside the root. */
-function resolveStart(fs: FsPort, request: ScanRequest): { real: string; isDirectory: boolean } {
-  return onStartPath(request.startRel, () => {
-    let lexical = request.rootPath;
-    let real = request.rootReal;
-    for (const segment of request.startRel === "" ? [] : request.startRel.split("/")) {
-      lexical = hostRules.join(lexical, segment);
-      real = fs.realPath(lexical);
-      if (!isWithin(request.rootReal, real)) throw symlinkEscape(request.startRel);
-    }
-    return { real, isDirectory: fs.lstat(real).isDirectory };
-  });
 }
 
 /** Runs `fn`, turning a file-system error on the start path into our code. */

@@ -13,6 +13,8 @@ export interface TestSeam {
   clockStepMs?: number;
   /** Make file-system calls on these absolute paths fail. */
   faults?: Fault[];
+  /** Switch off layer 1 (lexical and realpath checks) to show that layer 2 holds alone. */
+  disableGuard?: boolean;
 }
 
 /** Server to worker: run one scan. */

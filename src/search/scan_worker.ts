@@ -8,6 +8,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { disabledGuardForTests, strictGuard } from "../security/guard.ts";
 import { steppingClock, systemClock } from "./clock.ts";
 import { denoFs, withFaults } from "./fs_port.ts";
 import { scan } from "./scan.ts";
@@ -25,7 +26,8 @@ worker.onmessage = (event) => {
     : steppingClock(Date.now(), seam.clockStepMs);
   try {
     const fs = seam?.faults ? withFaults(denoFs, seam.faults) : denoFs;
-    worker.postMessage({ id, type: "done", outcome: scan(fs, clock, request) });
+    const guard = seam?.disableGuard ? disabledGuardForTests : strictGuard;
+    worker.postMessage({ id, type: "done", outcome: scan(fs, clock, request, guard) });
   } catch (err) {
     if (err instanceof ToolError) {
       worker.postMessage({ id, type: "error", error: err.toData() });

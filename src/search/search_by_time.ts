@@ -5,6 +5,7 @@
  * @module
  */
 import type { Config } from "../config.ts";
+import type { Guard } from "../security/guard.ts";
 import type { Clock } from "./clock.ts";
 import { encodeCursor } from "./cursor.ts";
 import { parseArguments } from "./arguments.ts";
@@ -50,6 +51,8 @@ export interface SearchDeps {
   config: Config;
   scanner: Scanner;
   clock: Clock;
+  /** Layer 1; only the sandbox test passes anything but the default. */
+  guard?: Guard;
 }
 
 /**
@@ -63,7 +66,7 @@ export async function searchByTime(
   signal?: AbortSignal,
 ): Promise<SearchResult> {
   const started = deps.clock.now();
-  const { query, queryHash } = parseArguments(args, deps.config);
+  const { query, queryHash } = parseArguments(args, deps.config, deps.guard);
   const { limits } = deps.config;
   const outcome = await deps.scanner.run({
     rootPath: query.root.path,

@@ -11,7 +11,9 @@
  * @module
  */
 import type { FsPort } from "./fs_port.ts";
-import { hostRules, isWithin } from "../security/path_guard.ts";
+import { hostRules } from "../security/path_guard.ts";
+import type { Guard } from "../security/guard.ts";
+import { assertStillInside, LeftRootError } from "../security/realpath_guard.ts";
 import type { Clock } from "./clock.ts";
 import { isFsError } from "../errors.ts";
 
@@ -42,6 +44,8 @@ export interface WalkOptions {
   maxDepth: number;
   /** Real path of the root: a directory whose real path leaves it is skipped, not read. */
   rootReal: string;
+  /** Layer 1's containment check. */
+  guard: Guard;
   /** Resume strictly after this path (a cursor's `w`); `null` for the start. */
   after: string | null;
   /** Stop before visiting a file past this many files. */
@@ -96,7 +100,7 @@ const SEP = hostRules.sep;
  * ```ts
  * const stats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0 };
  * walk(denoFs, { startAbs: "/srv/docs", startRel: "", startIsDirectory: true,
- *   visitStart: false, maxDepth: 256, rootReal: "/srv/docs", after: null,
+ *   visitStart: false, maxDepth: 256, rootReal: "/srv/docs", guard: strictGuard, after: null,
  *   maxFiles: Infinity, maxDirectories: Infinity, deadline: Infinity,
  *   clock: systemClock }, stats, (e) => console.log(e.path));
  * ```
@@ -191,17 +195,13 @@ function whollyBefore(prefix: string, after: string | null): boolean {
   return after !== null && prefix !== "" && after > prefix && !after.startsWith(prefix);
 }
 
-/** Thrown for a directory whose real path has left the root since it was listed. */
-export class LeftRootError extends Error {}
-
 /**
  * Reads and orders one directory's items.
  *
  * @throws `Deno.errors.*` from the listing, or {@linkcode LeftRootError}.
  */
 function readItems(fs: FsPort, abs: string, options: WalkOptions, depth: number): Item[] {
-  // The directory may have been swapped for a link since it was listed.
-  if (!isWithin(options.rootReal, fs.realPath(abs))) throw new LeftRootError();
+  assertStillInside(fs, options.rootReal, abs, options.guard);
   const items: Item[] = [];
   for (const entry of fs.readDir(abs)) {
     const isDirectory = entry.isDirectory;

@@ -6,6 +6,8 @@
 import { ToolError } from "../errors.ts";
 
 const DRIVE_PREFIX = /^[A-Za-z]:/;
+/** Segments of only dots and spaces, which Windows trims (`.. ` and `...` can mean `..`). */
+const DOTS_AND_SPACES = /^[. ]+$/;
 
 /**
  * Checks a request `path` and returns it normalized: root-relative, `/`-separated,
@@ -14,7 +16,9 @@ const DRIVE_PREFIX = /^[A-Za-z]:/;
  * The input is never trimmed or unquoted: what is checked is what is used.
  *
  * @throws {ToolError} `PathNotRelative` for `/x`, `\x`, `C:`, `C:\x`, `C:x`, UNC,
- * `\\?\` and `\\.\` forms; `PathTraversalDetected` when `..` climbs above the root.
+ * `\\?\` and `\\.\` forms; `PathTraversalDetected` when `..` climbs above the root,
+ * and for a segment of only dots and spaces other than `.` and `..` (such as `...` or
+ * `.. `), which Windows would trim into `.` or `..`; refused on every OS alike.
  *
  * @example
  * ```ts
@@ -40,6 +44,7 @@ export function normalizeRelativePath(input: string): string {
       out.pop();
       continue;
     }
+    if (DOTS_AND_SPACES.test(segment)) throw traversal();
     out.push(segment);
   }
   return out.join("/");

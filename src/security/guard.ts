@@ -1,0 +1,30 @@
+/**
+ * Layer 1 of the sandbox (DECISIONS §13) as one object: the lexical `path` rules and
+ * the realpath containment check. The server always runs with {@linkcode strictGuard};
+ * the interface exists so that one test can switch layer 1 off and show that layer 2,
+ * Deno's permissions, still refuses a read outside the roots.
+ *
+ * @module
+ */
+import { isWithin } from "./path_guard.ts";
+import { normalizeRelativePath } from "./relative_path.ts";
+
+/** Layer 1's checks. */
+export interface Guard {
+  /** Checks and normalizes a request `path` (throws a ToolError when refused). */
+  relativePath(input: string): string;
+  /** Whether `real` (a real path) lies inside `rootReal`. */
+  inside(rootReal: string, real: string): boolean;
+}
+
+/** The checks the server runs with. */
+export const strictGuard: Guard = {
+  relativePath: normalizeRelativePath,
+  inside: (rootReal, real) => isWithin(rootReal, real),
+};
+
+/** No checks at all. Only ever selected by the test seam; never in production. */
+export const disabledGuardForTests: Guard = {
+  relativePath: (input) => input.replaceAll("\\", "/"),
+  inside: () => true,
+};
