@@ -68,6 +68,7 @@ async function main(): Promise<number> {
     clock: systemClock,
     version: denoJson.version,
     log,
+    ...(seam?.disableGuard ? { guard: disabledGuardForTests } : {}),
   });
   const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable, { log });
   const closed = new Promise<void>((resolve) => {

@@ -48,6 +48,8 @@ export interface WorkerScannerOptions {
   readPaths: string[];
   /** Idle workers kept warm between calls. Default 2. */
   idle?: number;
+  /** Scans running at once; further calls wait their turn. Default 4. */
+  maxWorkers?: number;
   /** Test-only behaviour changes passed to each scan. */
   seam?: TestSeam;
 }
@@ -58,6 +60,9 @@ export class WorkerScanner implements Scanner {
   readonly #idle: Worker[] = [];
   /** Busy workers, each with the function that abandons its scan. */
   readonly #busy = new Map<Worker, () => void>();
+  /** Calls waiting for a free slot. */
+  readonly #waiting: { start: () => void; fail: (reason: unknown) => void }[] = [];
+  #running = 0;
   #nextId = 1;
   #closed = false;
 
@@ -65,9 +70,50 @@ export class WorkerScanner implements Scanner {
     this.#options = options;
   }
 
-  run(request: ScanRequest, signal?: AbortSignal): Promise<ScanOutcome> {
-    if (this.#closed) return Promise.reject(new Error("scanner closed"));
-    const worker = this.#idle.pop() ?? this.#spawn();
+  async run(request: ScanRequest, signal?: AbortSignal): Promise<ScanOutcome> {
+    await this.#acquire(signal);
+    try {
+      return await this.#runOn(this.#idle.pop() ?? this.#spawn(), request, signal);
+    } finally {
+      this.#release();
+    }
+  }
+
+  /** Waits for one of the `maxWorkers` slots. */
+  #acquire(signal?: AbortSignal): Promise<void> {
+    if (this.#closed) return Promise.reject(ioFailure("server shutting down"));
+    signal?.throwIfAborted();
+    if (this.#running < (this.#options.maxWorkers ?? 4)) {
+      this.#running++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const entry = {
+        start: () => {
+          signal?.removeEventListener("abort", onAbort);
+          this.#running++;
+          resolve();
+        },
+        fail: (reason: unknown) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(reason);
+        },
+      };
+      const onAbort = () => {
+        this.#waiting.splice(this.#waiting.indexOf(entry), 1);
+        entry.fail(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#waiting.push(entry);
+    });
+  }
+
+  #release(): void {
+    this.#running--;
+    this.#waiting.shift()?.start();
+  }
+
+  #runOn(worker: Worker, request: ScanRequest, signal?: AbortSignal): Promise<ScanOutcome> {
     const id = this.#nextId++;
     return new Promise<ScanOutcome>((resolve, reject) => {
       const finish = (keep: boolean) => {
@@ -115,6 +161,7 @@ export class WorkerScanner implements Scanner {
 
   close(): void {
     this.#closed = true;
+    for (const waiter of this.#waiting.splice(0)) waiter.fail(ioFailure("server shutting down"));
     for (const abandon of [...this.#busy.values()]) abandon();
     for (const worker of this.#idle) worker.terminate();
     this.#idle.length = 0;
