@@ -11,8 +11,9 @@ import { ConfigError, loadConfig } from "./src/config.ts";
 import { createServer, type Log } from "./src/mcp/server.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { systemClock } from "./src/search/clock.ts";
+import { SnapshotCache } from "./src/search/snapshot_cache.ts";
 import { disabledGuardForTests } from "./src/security/guard.ts";
-import type { TestSeam } from "./src/search/scan_protocol.ts";
+import type { TestSeam } from "./src/search/test_seam.ts";
 import { WORKER_URL, WorkerScanner } from "./src/search/scanner.ts";
 import { fileURLToPath as fromFileUrl } from "node:url";
 
@@ -66,6 +67,7 @@ async function main(): Promise<number> {
     config,
     scanner,
     clock: systemClock,
+    snapshots: new SnapshotCache(systemClock),
     version: denoJson.version,
     log,
     ...(seam?.disableGuard ? { guard: disabledGuardForTests } : {}),

@@ -13,9 +13,11 @@ import {
   ErrorCode as RpcErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
+import type { ScanProgress } from "../search/scan.ts";
 import { searchByTime, type SearchDeps } from "../search/search_by_time.ts";
 import { errorResult, successResult } from "./result.ts";
 import { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./tool_schema.ts";
@@ -36,6 +38,36 @@ export interface ServerDeps extends SearchDeps {
  */
 const AnyToolCall = z.object({ method: z.literal("tools/call") }).passthrough();
 
+interface ToolCallParams {
+  name: string;
+  arguments?: unknown;
+  _meta?: { progressToken?: string | number };
+}
+
+/** The parts of the SDK's request-handler context we use. */
+interface HandlerExtra {
+  signal: AbortSignal;
+  sendNotification: (notification: ServerNotification) => Promise<void>;
+}
+
+/** Sends `notifications/progress` for a call that asked for it (DECISIONS §12). */
+function progressReporter(
+  token: string | number | undefined,
+  extra: HandlerExtra,
+): ((progress: ScanProgress) => void) | undefined {
+  if (token === undefined) return undefined;
+  return ({ scanned, files, directories }) => {
+    extra.sendNotification({
+      method: "notifications/progress",
+      params: {
+        progressToken: token,
+        progress: scanned,
+        message: `Scanning: ${files} files and ${directories} folders so far.`,
+      },
+    }).catch(() => {}); // the client may be gone; the call's own answer reports that
+  };
+}
+
 /** Creates the server; connect it to a transport to serve. */
 export function createServer(deps: ServerDeps): Server {
   const server: Server = new Server(
@@ -45,14 +77,19 @@ export function createServer(deps: ServerDeps): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [SEARCH_TOOL] }));
   server.setRequestHandler(
     AnyToolCall,
-    async (request: unknown, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+    async (request: unknown, extra: HandlerExtra): Promise<CallToolResult> => {
       // The SDK has checked it against CallToolRequestSchema by now.
-      const params = (request as { params: { name: string; arguments?: unknown } }).params;
+      const params = (request as { params: ToolCallParams }).params;
       if (params.name !== SEARCH_TOOL_NAME) {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
       try {
-        const result = await searchByTime(params.arguments, deps, extra.signal);
+        const result = await searchByTime(
+          params.arguments,
+          deps,
+          extra.signal,
+          progressReporter(params._meta?.progressToken, extra),
+        );
         return successResult(result, deps.clock.now());
       } catch (err) {
         if (err instanceof ToolError) return errorResult(err);

@@ -43,7 +43,20 @@ export interface ScanRequest {
   maxFiles: number;
   maxDirectories: number;
   timeoutMs: number;
+  /** Also return every match, sorted, if the walk completes with at most this many (0: never). */
+  collectAll: number;
 }
+
+/** Counts reported while a scan runs. */
+export interface ScanProgress {
+  /** Entries visited so far; only ever grows. */
+  scanned: number;
+  files: number;
+  directories: number;
+}
+
+/** How often a running scan reports progress. */
+export const PROGRESS_INTERVAL_MS = 250;
 
 /** One matching entry, with times as epoch milliseconds. */
 export interface Match {
@@ -64,6 +77,8 @@ export interface ScanOutcome {
   bySort: Match[];
   /** The first `limit + 1` matches in path order. */
   byPath: Match[];
+  /** Every match in the requested order, when asked for and not too many; else null. */
+  all: Match[] | null;
   stats: WalkStats;
 }
 
@@ -78,6 +93,7 @@ export function scan(
   clock: Clock,
   request: ScanRequest,
   guard: Guard = strictGuard,
+  onProgress?: (progress: ScanProgress) => void,
 ): ScanOutcome {
   const started = clock.now();
   const root = { path: request.rootPath, realPath: request.rootReal };
@@ -91,27 +107,52 @@ export function scan(
   const byPath: Match[] = [];
   const nothingCanMatch = (!request.includeFiles && !request.includeDirectories) ||
     (request.from !== null && request.from === request.to);
-  if (nothingCanMatch) return { stopped: null, bySort: [], byPath: [], stats };
+  if (nothingCanMatch) return { stopped: null, bySort: [], byPath: [], all: null, stats };
 
   const matchesGlob = request.glob === null ? null : compileGlob(request.glob);
   const { afterKey } = request;
-  const visit = (entry: WalkEntry): void => {
-    if (entry.isDirectory ? !request.includeDirectories : !request.includeFiles) return;
-    if (matchesGlob && !matchesGlob(entry.path)) return;
+  let all: Match[] | null = request.collectAll > 0 ? [] : null;
+  // path_asc: once limit + 1 matches are in, nothing later in the walk can be among them.
+  const enough = () => request.sort === "path_asc" && bySort.size > request.limit;
+  let visited = 0;
+  let lastReport = started;
+  const visit = (entry: WalkEntry): boolean => {
+    visited++;
+    if (onProgress) {
+      const now = clock.now();
+      if (now - lastReport >= PROGRESS_INTERVAL_MS) {
+        lastReport = now;
+        onProgress({
+          scanned: visited,
+          files: stats.scannedFiles,
+          directories: stats.scannedDirectories,
+        });
+      }
+    }
+    return consider(entry);
+  };
+  const consider = (entry: WalkEntry): boolean => {
+    if (entry.isDirectory ? !request.includeDirectories : !request.includeFiles) return false;
+    if (matchesGlob && !matchesGlob(entry.path)) return false;
     let info: Deno.FileInfo;
     try {
       info = fs.lstat(entry.abs);
     } catch (err) {
       if (!isFsError(err)) throw err;
       stats.skipped++;
-      return;
+      return false;
     }
     const match = toMatch(entry, info, request);
     if (match === undefined) stats.skipped++;
-    if (!match) return;
-    if (afterKey && order(match.key, afterKey) <= 0) return;
+    if (!match) return false;
+    if (afterKey && order(match.key, afterKey) <= 0) return false;
     bySort.add(match);
     if (byPath.length <= request.limit) byPath.push(match);
+    if (all !== null) {
+      if (all.length < request.collectAll) all.push(match);
+      else all = null; // too many to keep: memory stays bounded
+    }
+    return enough();
   };
 
   // path_asc: a cursor's key is a walk position too, so the walk seeks straight to it.
@@ -144,6 +185,7 @@ export function scan(
     stopped: end.complete ? null : { reason: end.reason, boundary: end.boundary },
     bySort: bySort.sorted(),
     byPath,
+    all: end.complete && all !== null ? all.sort((a, b) => order(a.key, b.key)) : null,
     stats,
   };
 }

@@ -4,18 +4,8 @@
  * @module
  */
 import type { ToolErrorData } from "../errors.ts";
-import type { Fault } from "./fs_port.ts";
+import type { TestSeam } from "./test_seam.ts";
 import type { ScanOutcome, ScanRequest } from "./scan.ts";
-
-/** Test-only changes to a worker's behaviour; never set in production. */
-export interface TestSeam {
-  /** Replace the clock with one that steps this many ms per reading (deterministic time-outs). */
-  clockStepMs?: number;
-  /** Make file-system calls on these absolute paths fail. */
-  faults?: Fault[];
-  /** Switch off layer 1 (lexical and realpath checks) to show that layer 2 holds alone. */
-  disableGuard?: boolean;
-}
 
 /** Server to worker: run one scan. */
 export interface ScanTask {
@@ -24,8 +14,9 @@ export interface ScanTask {
   seam?: TestSeam;
 }
 
-/** Worker to server: how the scan ended. */
+/** Worker to server: a progress report, or how the scan ended. */
 export type ScanReply =
+  | { id: number; type: "progress"; scanned: number; files: number; directories: number }
   | { id: number; type: "done"; outcome: ScanOutcome }
   | { id: number; type: "error"; error: ToolErrorData }
   | { id: number; type: "crash"; kind: string };

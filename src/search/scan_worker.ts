@@ -8,9 +8,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import { disabledGuardForTests, strictGuard } from "../security/guard.ts";
-import { steppingClock, systemClock } from "./clock.ts";
-import { denoFs, withFaults } from "./fs_port.ts";
+import { scanTools } from "./test_seam.ts";
 import { scan } from "./scan.ts";
 import type { ScanReply, ScanTask } from "./scan_protocol.ts";
 
@@ -21,13 +19,12 @@ const worker = self as unknown as {
 
 worker.onmessage = (event) => {
   const { id, request, seam } = event.data;
-  const clock = seam?.clockStepMs === undefined
-    ? systemClock
-    : steppingClock(Date.now(), seam.clockStepMs);
+  const { fs, clock, guard } = scanTools(seam);
   try {
-    const fs = seam?.faults ? withFaults(denoFs, seam.faults) : denoFs;
-    const guard = seam?.disableGuard ? disabledGuardForTests : strictGuard;
-    worker.postMessage({ id, type: "done", outcome: scan(fs, clock, request, guard) });
+    const outcome = scan(fs, clock, request, guard, (progress) => {
+      worker.postMessage({ id, type: "progress", ...progress });
+    });
+    worker.postMessage({ id, type: "done", outcome });
   } catch (err) {
     if (err instanceof ToolError) {
       worker.postMessage({ id, type: "error", error: err.toData() });

@@ -7,16 +7,24 @@
 import { ToolError } from "../errors.ts";
 import type { Clock } from "./clock.ts";
 import type { FsPort } from "./fs_port.ts";
-import { scan, type ScanOutcome, type ScanRequest } from "./scan.ts";
-import type { ScanReply, ScanTask, TestSeam } from "./scan_protocol.ts";
+import { scan, type ScanOutcome, type ScanProgress, type ScanRequest } from "./scan.ts";
+import type { ScanReply, ScanTask } from "./scan_protocol.ts";
+import type { TestSeam } from "./test_seam.ts";
 
 /** The scan worker's entry module. */
 export const WORKER_URL: URL = new URL("./scan_worker.ts", import.meta.url);
 
 /** Runs scans. */
 export interface Scanner {
-  /** Runs one scan; rejects with a {@linkcode ToolError} for the request's own errors. */
-  run(request: ScanRequest, signal?: AbortSignal): Promise<ScanOutcome>;
+  /**
+   * Runs one scan; rejects with a {@linkcode ToolError} for the request's own errors,
+   * and with the signal's reason when it is aborted.
+   */
+  run(
+    request: ScanRequest,
+    signal?: AbortSignal,
+    onProgress?: (progress: ScanProgress) => void,
+  ): Promise<ScanOutcome>;
   /** Stops every worker; pending scans reject. */
   close(): void;
 }
@@ -31,9 +39,13 @@ export class InlineScanner implements Scanner {
     this.#clock = clock;
   }
 
-  run(request: ScanRequest): Promise<ScanOutcome> {
+  run(
+    request: ScanRequest,
+    _signal?: AbortSignal,
+    onProgress?: (progress: ScanProgress) => void,
+  ): Promise<ScanOutcome> {
     try {
-      return Promise.resolve(scan(this.#fs, this.#clock, request));
+      return Promise.resolve(scan(this.#fs, this.#clock, request, undefined, onProgress));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -70,10 +82,14 @@ export class WorkerScanner implements Scanner {
     this.#options = options;
   }
 
-  async run(request: ScanRequest, signal?: AbortSignal): Promise<ScanOutcome> {
+  async run(
+    request: ScanRequest,
+    signal?: AbortSignal,
+    onProgress?: (progress: ScanProgress) => void,
+  ): Promise<ScanOutcome> {
     await this.#acquire(signal);
     try {
-      return await this.#runOn(this.#idle.pop() ?? this.#spawn(), request, signal);
+      return await this.#runOn(this.#idle.pop() ?? this.#spawn(), request, signal, onProgress);
     } finally {
       this.#release();
     }
@@ -113,7 +129,12 @@ export class WorkerScanner implements Scanner {
     this.#waiting.shift()?.start();
   }
 
-  #runOn(worker: Worker, request: ScanRequest, signal?: AbortSignal): Promise<ScanOutcome> {
+  #runOn(
+    worker: Worker,
+    request: ScanRequest,
+    signal: AbortSignal | undefined,
+    onProgress: ((progress: ScanProgress) => void) | undefined,
+  ): Promise<ScanOutcome> {
     const id = this.#nextId++;
     return new Promise<ScanOutcome>((resolve, reject) => {
       const finish = (keep: boolean) => {
@@ -134,6 +155,11 @@ export class WorkerScanner implements Scanner {
       worker.onmessage = (event: MessageEvent<ScanReply>) => {
         const reply = event.data;
         if (reply.id !== id) return;
+        if (reply.type === "progress") {
+          const { scanned, files, directories } = reply;
+          onProgress?.({ scanned, files, directories });
+          return;
+        }
         finish(true);
         if (reply.type === "done") resolve(reply.outcome);
         else if (reply.type === "error") reject(ToolError.fromData(reply.error));

@@ -4,14 +4,16 @@
  *
  * @module
  */
-import type { Config } from "../config.ts";
+import type { Config, Limits } from "../config.ts";
 import type { Guard } from "../security/guard.ts";
 import type { Clock } from "./clock.ts";
 import { encodeCursor } from "./cursor.ts";
 import { parseArguments } from "./arguments.ts";
 import { buildPage } from "./page.ts";
 import type { SearchQuery, TimeField } from "./query.ts";
-import type { Match } from "./scan.ts";
+import type { Match, ScanOutcome, ScanProgress } from "./scan.ts";
+import { keyOrder } from "./order.ts";
+import type { SnapshotCache } from "./snapshot_cache.ts";
 import type { Scanner } from "./scanner.ts";
 import { formatTime } from "./time.ts";
 
@@ -51,6 +53,8 @@ export interface SearchDeps {
   config: Config;
   scanner: Scanner;
   clock: Clock;
+  /** Snapshots for cheap time-sorted paging; none when absent. */
+  snapshots?: SnapshotCache;
   /** Layer 1; only the sandbox test passes anything but the default. */
   guard?: Guard;
 }
@@ -64,31 +68,22 @@ export async function searchByTime(
   args: unknown,
   deps: SearchDeps,
   signal?: AbortSignal,
+  onProgress?: (progress: ScanProgress) => void,
 ): Promise<SearchResult> {
   const started = deps.clock.now();
   const { query, queryHash } = parseArguments(args, deps.config, deps.guard);
   const { limits } = deps.config;
-  const outcome = await deps.scanner.run({
-    rootPath: query.root.path,
-    rootReal: query.root.realPath,
-    startRel: query.path,
-    timeField: query.timeField,
-    from: query.from,
-    to: query.to,
-    glob: query.glob,
-    recursive: query.recursive,
-    maxDepth: query.maxDepth ?? limits.maxDepth,
-    includeFiles: query.includeFiles,
-    includeDirectories: query.includeDirectories,
-    includeUnknownTime: query.includeUnknownTime,
-    sort: query.sort,
-    limit: query.limit,
-    afterKey: query.cursor?.key ?? null,
-    afterPath: query.cursor?.w ?? null,
-    maxFiles: limits.maxFilesScanned,
-    maxDirectories: limits.maxDirectoriesScanned,
-    timeoutMs: limits.scanTimeoutMs,
-  }, signal);
+  const snapshotKey = `${queryHash}|${query.sort}`;
+  const timeSorted = query.sort !== "path_asc";
+  const snapshot = timeSorted && query.cursor?.key && query.cursor.w === null
+    ? deps.snapshots?.get(snapshotKey)
+    : undefined;
+  const outcome = snapshot
+    ? fromSnapshot(snapshot, query)
+    : await scanFor(query, limits, deps, signal, onProgress, timeSorted && !query.cursor);
+  if (outcome.all && outcome.all.length > query.limit) {
+    deps.snapshots?.put(snapshotKey, outcome.all);
+  }
   const page = buildPage(outcome, query, limits.onLimit);
   const output: SearchOutput = {
     timeField: query.timeField,
@@ -110,6 +105,63 @@ export async function searchByTime(
   return { output, query };
 }
 
+/** Scans for one page; asks for every match too when a snapshot could serve later pages. */
+function scanFor(
+  query: SearchQuery,
+  limits: Limits,
+  deps: SearchDeps,
+  signal: AbortSignal | undefined,
+  onProgress: ((progress: ScanProgress) => void) | undefined,
+  snapshotWanted: boolean,
+): Promise<ScanOutcome> {
+  return deps.scanner.run(
+    {
+      rootPath: query.root.path,
+      rootReal: query.root.realPath,
+      startRel: query.path,
+      timeField: query.timeField,
+      from: query.from,
+      to: query.to,
+      glob: query.glob,
+      recursive: query.recursive,
+      maxDepth: query.maxDepth ?? limits.maxDepth,
+      includeFiles: query.includeFiles,
+      includeDirectories: query.includeDirectories,
+      includeUnknownTime: query.includeUnknownTime,
+      sort: query.sort,
+      limit: query.limit,
+      afterKey: query.cursor?.key ?? null,
+      afterPath: query.cursor?.w ?? null,
+      maxFiles: limits.maxFilesScanned,
+      maxDirectories: limits.maxDirectoriesScanned,
+      timeoutMs: limits.scanTimeoutMs,
+      collectAll: snapshotWanted ? deps.snapshots?.maxItems ?? 0 : 0,
+    },
+    signal,
+    onProgress,
+  );
+}
+
+/** The next page from a snapshot: the items strictly after the cursor's key. */
+function fromSnapshot(snapshot: Match[], query: SearchQuery): ScanOutcome {
+  const order = keyOrder(query.sort);
+  const key = query.cursor!.key!;
+  let lo = 0;
+  let hi = snapshot.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (order(snapshot[mid]!.key, key) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  const bySort = snapshot.slice(lo, lo + query.limit + 1);
+  return {
+    stopped: null,
+    bySort,
+    byPath: [],
+    all: null,
+    stats: { scannedDirectories: 0, scannedFiles: 0, skipped: 0 },
+  };
+}
 function toOutput(match: Match): MatchOutput {
   return {
     path: match.path,

@@ -93,7 +93,8 @@ interface Frame {
 const SEP = hostRules.sep;
 
 /**
- * Walks in path order, calling `visit` for each entry past `options.after`.
+ * Walks in path order, calling `visit` for each entry past `options.after`. A visitor
+ * that returns `true` says nothing later can matter: the walk ends there, complete.
  * Symlinks are never followed; nothing but directories is ever opened.
  *
  * @example
@@ -109,7 +110,7 @@ export function walk(
   fs: FsPort,
   options: WalkOptions,
   stats: WalkStats,
-  visit: (entry: WalkEntry) => void,
+  visit: (entry: WalkEntry) => boolean | void,
 ): WalkEnd {
   const { after, clock } = options;
   let boundary: string | null = null;
@@ -125,7 +126,7 @@ export function walk(
   const stop = (reason: StopReason): WalkEnd => ({ complete: false, reason, boundary: boundary! });
 
   if (options.visitStart && (after === null || options.startRel > after)) {
-    visit({
+    const enough = visit({
       path: options.startRel,
       abs: options.startAbs,
       depth: 0,
@@ -133,6 +134,7 @@ export function walk(
     });
     if (!options.startIsDirectory) stats.scannedFiles++;
     boundary = options.startRel;
+    if (enough === true) return { complete: true };
   }
   if (!options.startIsDirectory || options.maxDepth < 1) return { complete: true };
   const startPrefix = options.startRel === "" ? "" : options.startRel + "/";
@@ -178,7 +180,7 @@ export function walk(
     if (after !== null && path <= after) continue;
     const reason = limitReached(item.isDirectory, false);
     if (reason) return stop(reason);
-    visit({
+    const enough = visit({
       path,
       abs: frame.abs + SEP + item.name,
       depth: frame.depth,
@@ -186,6 +188,7 @@ export function walk(
     });
     if (!item.isDirectory) stats.scannedFiles++;
     boundary = path;
+    if (enough === true) return { complete: true };
   }
   return { complete: true };
 }

@@ -9,6 +9,7 @@ import { type Clock, systemClock } from "../../src/search/clock.ts";
 import { denoFs, type FsPort } from "../../src/search/fs_port.ts";
 import { InlineScanner } from "../../src/search/scanner.ts";
 import { searchByTime, type SearchOutput } from "../../src/search/search_by_time.ts";
+import { SnapshotCache } from "../../src/search/snapshot_cache.ts";
 
 /** Options of {@linkcode engine}. */
 export interface EngineOptions {
@@ -16,6 +17,8 @@ export interface EngineOptions {
   env?: Record<string, string>;
   fs?: FsPort;
   clock?: Clock;
+  /** Serve time-sorted pages from snapshots, as the server does. Default true. */
+  snapshots?: boolean;
 }
 
 /** A search function bound to one root. */
@@ -30,9 +33,15 @@ export function engine(root: string, options: EngineOptions = {}): Engine {
   const config = loadConfig({ env: (name) => env[name] });
   const clock = options.clock ?? systemClock;
   const scanner = new InlineScanner(options.fs ?? denoFs, clock);
+  const deps = {
+    config,
+    scanner,
+    clock,
+    ...(options.snapshots === false ? {} : { snapshots: new SnapshotCache(clock) }),
+  };
   return {
     config,
-    search: async (args) => (await searchByTime(args, { config, scanner, clock })).output,
+    search: async (args) => (await searchByTime(args, deps)).output,
   };
 }
 

@@ -10,7 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/types.d.ts"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ENV_VARIABLES } from "../../src/config.ts";
-import type { TestSeam } from "../../src/search/scan_protocol.ts";
+import type { TestSeam } from "../../src/search/test_seam.ts";
 
 /** The server's entry module. */
 export const MAIN = new URL("../../main.ts", import.meta.url).pathname;

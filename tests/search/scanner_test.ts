@@ -29,6 +29,7 @@ function request(rootPath: string, overrides: Partial<ScanRequest> = {}): ScanRe
     maxFiles: 1_000_000,
     maxDirectories: 1_000_000,
     timeoutMs: 60_000,
+    collectAll: 0,
     ...overrides,
   };
 }

@@ -1,0 +1,96 @@
+/**
+ * Benchmark trees: reproducible from a seed, with modification times spread over the
+ * year before a fixed instant.
+ *
+ * @module
+ */
+import path from "node:path";
+
+/** The shape of a generated tree. */
+export interface TreeShape {
+  /** Top-level folders. */
+  top: number;
+  /** Folders inside each top-level folder. */
+  perTop: number;
+  /** Files in each of those folders. */
+  files: number;
+  /** Depth of one extra chain of nested folders, one file in each. */
+  deepChain: number;
+  /** Entries in one extra flat folder. */
+  bigDir: number;
+}
+
+/** The trees `deno task bench` uses. */
+export const SHAPES: Record<string, TreeShape> = {
+  "100k": { top: 10, perTop: 100, files: 100, deepChain: 0, bigDir: 0 },
+  "1m": { top: 100, perTop: 100, files: 100, deepChain: 200, bigDir: 200_000 },
+  "2m": { top: 200, perTop: 100, files: 100, deepChain: 200, bigDir: 200_000 },
+};
+
+/** The instant the trees' times count back from: 2026-06-01T00:00:00Z. */
+export const BENCH_NOW = Date.UTC(2026, 5, 1);
+const YEAR = 365 * 86_400_000;
+const EXTENSIONS = [".md", ".txt", ".ts", ".json", ".png", ".log", ".csv", ".pdf", ".js", ".html"];
+
+/** A small seeded PRNG (mulberry32), so every run builds the same tree. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Builds the tree under `root` (which must not exist yet, or be empty) and returns the
+ * number of entries made (files and folders). Progress goes to `report`.
+ */
+export function generateTree(
+  root: string,
+  shape: TreeShape,
+  seed: number,
+  report: (done: number) => void = () => {},
+): number {
+  const random = prng(seed);
+  const time = () => new Date(BENCH_NOW - Math.floor(random() * YEAR));
+  const empty = new Uint8Array();
+  let count = 0;
+  const file = (p: string) => {
+    Deno.writeFileSync(p, empty);
+    const t = time();
+    Deno.utimeSync(p, t, t);
+    if (++count % 50_000 === 0) report(count);
+  };
+  const dir = (p: string) => {
+    Deno.mkdirSync(p, { recursive: true });
+    count++;
+  };
+  Deno.mkdirSync(root, { recursive: true });
+  const name = (i: number) => `f${String(i).padStart(4, "0")}${EXTENSIONS[i % EXTENSIONS.length]}`;
+  for (let t = 0; t < shape.top; t++) {
+    const top = path.join(root, `t${String(t).padStart(3, "0")}`);
+    dir(top);
+    for (let d = 0; d < shape.perTop; d++) {
+      const folder = path.join(top, `d${String(d).padStart(3, "0")}`);
+      dir(folder);
+      for (let f = 0; f < shape.files; f++) file(path.join(folder, name(f)));
+    }
+  }
+  let chain = path.join(root, "deep");
+  for (let i = 0; i < shape.deepChain; i++) {
+    chain = path.join(chain, `level${i}`);
+    dir(chain);
+    file(path.join(chain, "leaf.md"));
+  }
+  if (shape.bigDir > 0) {
+    const big = path.join(root, "big");
+    dir(big);
+    for (let i = 0; i < shape.bigDir; i++) {
+      file(path.join(big, `item${String(i).padStart(6, "0")}.txt`));
+    }
+  }
+  return count;
+}

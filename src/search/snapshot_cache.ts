@@ -1,0 +1,69 @@
+/**
+ * Short-lived snapshots of a time-sorted result set, so that paging through it costs
+ * one scan instead of one scan per page. Memory stays bounded: few snapshots, few
+ * items each, and each expires soon. A cursor never depends on a snapshot: when one is
+ * gone, the next page comes from a scan that gives the same items (DECISIONS §10).
+ *
+ * @module
+ */
+import type { Clock } from "./clock.ts";
+import type { Match } from "./scan.ts";
+
+/** Options of {@linkcode SnapshotCache}; the defaults suit a desktop machine. */
+export interface SnapshotCacheOptions {
+  /** How long a snapshot serves pages. Default 60 000 ms. */
+  ttlMs?: number;
+  /** Items kept across all snapshots; the oldest go first. Default 300 000. */
+  maxItems?: number;
+}
+
+interface Entry {
+  matches: Match[];
+  expires: number;
+}
+
+/** Snapshots keyed by query hash and sort. */
+export class SnapshotCache {
+  /** The most items one scan collects for a snapshot. */
+  readonly maxItems: number;
+  readonly #ttlMs: number;
+  readonly #clock: Clock;
+  /** Insertion order is age order. */
+  readonly #entries = new Map<string, Entry>();
+  #items = 0;
+
+  constructor(clock: Clock, options: SnapshotCacheOptions = {}) {
+    this.#clock = clock;
+    this.#ttlMs = options.ttlMs ?? 60_000;
+    this.maxItems = options.maxItems ?? 300_000;
+  }
+
+  /** The snapshot for `key`, if it is still fresh. */
+  get(key: string): Match[] | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (this.#clock.now() >= entry.expires) {
+      this.#delete(key, entry);
+      return undefined;
+    }
+    return entry.matches;
+  }
+
+  /** Keeps `matches` (sorted in the query's order) under `key`. */
+  put(key: string, matches: Match[]): void {
+    if (matches.length > this.maxItems) return;
+    const old = this.#entries.get(key);
+    if (old) this.#delete(key, old);
+    for (const [k, e] of this.#entries) {
+      if (this.#items + matches.length <= this.maxItems) break;
+      this.#delete(k, e);
+    }
+    this.#entries.set(key, { matches, expires: this.#clock.now() + this.#ttlMs });
+    this.#items += matches.length;
+  }
+
+  #delete(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    this.#items -= entry.matches.length;
+  }
+}
