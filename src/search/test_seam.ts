@@ -23,8 +23,8 @@ export interface TestSeam {
   clockStepMs?: number;
   /** Each file-system call takes this many ms of (simulated) time: a slow disk. */
   fsDelayMs?: number;
-  /** After this many file-system calls, the scan hangs until it is cancelled. */
-  stallAfterCalls?: number;
+  /** A file-system call on this absolute path or below it hangs until the scan is cancelled. */
+  stallOn?: string;
   /** File-system calls on these absolute paths fail. */
   faults?: Fault[];
   /** Switch off layer 1 (lexical and realpath checks) to show that layer 2 holds alone. */
@@ -49,14 +49,14 @@ export function scanTools(seam: TestSeam | undefined): ScanTools {
     : seam.fsDelayMs !== undefined
     ? { now: () => now }
     : systemClock;
-  let calls = 0;
+  const under = (p: string, root: string) => p === root || p.startsWith(root + SEP);
   const before = (p: string) => {
     if (seam.fsDelayMs !== undefined) now += seam.fsDelayMs;
-    if (seam.stallAfterCalls !== undefined && ++calls > seam.stallAfterCalls) {
+    if (seam.stallOn !== undefined && under(p, seam.stallOn)) {
       // Block this worker thread (no CPU spin) until it is terminated.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600_000);
     }
-    const fault = seam.faults?.find((f) => p === f.path || p.startsWith(f.path + SEP));
+    const fault = seam.faults?.find((f) => under(p, f.path));
     if (fault) throw new Deno.errors[fault.error](`simulated ${fault.error}`);
   };
   const fs: FsPort = {

@@ -1,0 +1,69 @@
+/**
+ * Progress, cancellation and responsiveness during a scan (DECISIONS §12), end to end.
+ * Time is simulated through the test seam: no sleeps, nothing depends on machine speed.
+ */
+import assert from "node:assert/strict";
+import { connect } from "../helpers/server.ts";
+import { makeTree, T0 } from "../helpers/tree.ts";
+
+const sanitize = { sanitizeOps: false, sanitizeResources: false };
+
+Deno.test({
+  name: "progress notifications arrive for a slow scan, with growing counts",
+  ...sanitize,
+  async fn() {
+    const spec: Record<string, { mtime: number }> = {};
+    for (let i = 0; i < 40; i++) spec[`d${i % 4}/f${i}.txt`] = { mtime: T0 + i };
+    await using tree = await makeTree(spec);
+    // Every file-system call takes 100 ms of simulated time.
+    await using conn = await connect({ ALLOW_ROOTS: tree.root }, { fsDelayMs: 100 });
+    const seen: { progress: number; message?: string }[] = [];
+    const result = await conn.client.callTool(
+      { name: "fs.search_by_time", arguments: { timeField: "modified" } },
+      undefined,
+      { onprogress: (p: { progress: number; message?: string }) => seen.push(p) },
+    );
+    assert.equal(result.isError, false);
+    assert.ok(seen.length >= 3, `only ${seen.length} progress notifications`);
+    for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.progress > seen[i - 1]!.progress);
+    assert.match(seen[0]!.message ?? "", /^Scanning: \d+ files and \d+ folders so far\.$/);
+    // Without a progress token, none are sent.
+    let unasked = 0;
+    conn.client.setNotificationHandler(
+      (await import("@modelcontextprotocol/sdk/types.js")).ProgressNotificationSchema,
+      () => void unasked++,
+    );
+    await conn.search({ timeField: "modified" });
+    assert.equal(unasked, 0);
+  },
+});
+
+Deno.test({
+  name: "cancellation stops a hung scan, ping is answered meanwhile, and the next call works",
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree({ "slow/a.txt": { mtime: T0 }, "fast/b.txt": { mtime: T0 } });
+    // Any file-system call under slow/ hangs until its worker is stopped.
+    await using conn = await connect({ ALLOW_ROOTS: tree.root }, { stallOn: tree.abs("slow") });
+    // More cancelled scans than the pool has workers: each must free its worker.
+    for (let i = 0; i < 6; i++) {
+      const controller = new AbortController();
+      const pending = conn.client.callTool(
+        { name: "fs.search_by_time", arguments: { timeField: "modified", path: "slow" } },
+        undefined,
+        { signal: controller.signal },
+      );
+      await conn.client.ping(); // answered while the scan hangs
+      controller.abort("changed my mind");
+      await assert.rejects(pending);
+    }
+    const next = await conn.search({ timeField: "modified", path: "fast" });
+    assert.equal(next.isError, false);
+    assert.deepEqual(
+      (next.structuredContent as { matches: { path: string }[] }).matches.map((m) => m.path),
+      ["fast/b.txt"],
+    );
+    const list = await conn.client.listTools();
+    assert.equal(list.tools.length, 1);
+  },
+});
