@@ -45,6 +45,13 @@ export interface ScanRequest {
   timeoutMs: number;
   /** Also return every match, sorted, if the walk completes with at most this many (0: never). */
   collectAll: number;
+  /**
+   * Which share of the entries this scan stats: the `index`-th of every `count`
+   * entries in walk order. Every share walks the same listings in the same order, so
+   * the shares count alike and stop alike; their matches merge into exactly what one
+   * whole scan finds (merge.ts).
+   */
+  partition: { index: number; count: number };
 }
 
 /** Counts reported while a scan runs. */
@@ -80,6 +87,8 @@ export interface ScanOutcome {
   /** Every match in the requested order, when asked for and not too many; else null. */
   all: Match[] | null;
   stats: WalkStats;
+  /** The part of `stats.skipped` that this scan's share of entries contributed. */
+  entrySkipped: number;
 }
 
 /**
@@ -107,7 +116,9 @@ export function scan(
   const byPath: Match[] = [];
   const nothingCanMatch = (!request.includeFiles && !request.includeDirectories) ||
     (request.from !== null && request.from === request.to);
-  if (nothingCanMatch) return { stopped: null, bySort: [], byPath: [], all: null, stats };
+  if (nothingCanMatch) {
+    return { stopped: null, bySort: [], byPath: [], all: null, stats, entrySkipped: 0 };
+  }
 
   const matchesGlob = request.glob === null ? null : compileGlob(request.glob);
   const { afterKey } = request;
@@ -115,6 +126,8 @@ export function scan(
   // path_asc: once limit + 1 matches are in, nothing later in the walk can be among them.
   const enough = () => request.sort === "path_asc" && bySort.size > request.limit;
   let visited = 0;
+  let entrySkipped = 0;
+  const { index: share, count: shares } = request.partition;
   let lastReport = started;
   const visit = (entry: WalkEntry): boolean => {
     visited++;
@@ -129,7 +142,7 @@ export function scan(
         });
       }
     }
-    return consider(entry);
+    return (visited - 1) % shares === share && consider(entry);
   };
   const consider = (entry: WalkEntry): boolean => {
     if (entry.isDirectory ? !request.includeDirectories : !request.includeFiles) return false;
@@ -139,11 +152,11 @@ export function scan(
       info = fs.lstat(entry.abs);
     } catch (err) {
       if (!isFsError(err)) throw err;
-      stats.skipped++;
+      entrySkipped++;
       return false;
     }
     const match = toMatch(entry, info, request);
-    if (match === undefined) stats.skipped++;
+    if (match === undefined) entrySkipped++;
     if (!match) return false;
     if (afterKey && order(match.key, afterKey) <= 0) return false;
     bySort.add(match);
@@ -186,7 +199,8 @@ export function scan(
     bySort: bySort.sorted(),
     byPath,
     all: end.complete && all !== null ? all.sort((a, b) => order(a.key, b.key)) : null,
-    stats,
+    stats: { ...stats, skipped: stats.skipped + entrySkipped },
+    entrySkipped,
   };
 }
 

@@ -7,6 +7,7 @@
 import { ToolError } from "../errors.ts";
 import type { Clock } from "./clock.ts";
 import type { FsPort } from "./fs_port.ts";
+import { mergeOutcomes } from "./merge.ts";
 import { scan, type ScanOutcome, type ScanProgress, type ScanRequest } from "./scan.ts";
 import type { ScanReply, ScanTask } from "./scan_protocol.ts";
 import type { TestSeam } from "./test_seam.ts";
@@ -29,14 +30,24 @@ export interface Scanner {
   close(): void;
 }
 
-/** Runs scans in the calling thread, through any {@linkcode FsPort}. */
+/** Splits a request into `count` shares (see `ScanRequest.partition`). */
+export function shareRequests(request: ScanRequest, count: number): ScanRequest[] {
+  return Array.from({ length: count }, (_, index) => ({ ...request, partition: { index, count } }));
+}
+
+/**
+ * Runs scans in the calling thread, through any {@linkcode FsPort}; with `shares` > 1
+ * it runs the shares one after another and merges them, as the workers do in parallel.
+ */
 export class InlineScanner implements Scanner {
   readonly #fs: FsPort;
   readonly #clock: Clock;
+  readonly #shares: number;
 
-  constructor(fs: FsPort, clock: Clock) {
+  constructor(fs: FsPort, clock: Clock, shares = 1) {
     this.#fs = fs;
     this.#clock = clock;
+    this.#shares = shares;
   }
 
   run(
@@ -45,7 +56,10 @@ export class InlineScanner implements Scanner {
     onProgress?: (progress: ScanProgress) => void,
   ): Promise<ScanOutcome> {
     try {
-      return Promise.resolve(scan(this.#fs, this.#clock, request, undefined, onProgress));
+      const outcomes = shareRequests(request, this.#shares).map((part, i) =>
+        scan(this.#fs, this.#clock, part, undefined, i === 0 ? onProgress : undefined)
+      );
+      return Promise.resolve(mergeOutcomes(outcomes, request));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -58,10 +72,12 @@ export class InlineScanner implements Scanner {
 export interface WorkerScannerOptions {
   /** The only paths the workers may read: every root and its real path. */
   readPaths: string[];
-  /** Idle workers kept warm between calls. Default 2. */
+  /** Idle workers kept warm between calls. Default 4. */
   idle?: number;
   /** Scans running at once; further calls wait their turn. Default 4. */
   maxWorkers?: number;
+  /** Workers one scan is split over (shares of its entries). Default 2. */
+  parallelism?: number;
   /** Test-only behaviour changes passed to each scan. */
   seam?: TestSeam;
 }
@@ -86,6 +102,18 @@ export class WorkerScanner implements Scanner {
     request: ScanRequest,
     signal?: AbortSignal,
     onProgress?: (progress: ScanProgress) => void,
+  ): Promise<ScanOutcome> {
+    const parts = shareRequests(request, this.#options.parallelism ?? 2);
+    const outcomes = await Promise.all(
+      parts.map((part, i) => this.#runShare(part, signal, i === 0 ? onProgress : undefined)),
+    );
+    return mergeOutcomes(outcomes, request);
+  }
+
+  async #runShare(
+    request: ScanRequest,
+    signal: AbortSignal | undefined,
+    onProgress: ((progress: ScanProgress) => void) | undefined,
   ): Promise<ScanOutcome> {
     await this.#acquire(signal);
     try {
@@ -142,7 +170,7 @@ export class WorkerScanner implements Scanner {
         worker.onerror = null;
         signal?.removeEventListener("abort", onAbort);
         this.#busy.delete(worker);
-        if (keep && !this.#closed && this.#idle.length < (this.#options.idle ?? 2)) {
+        if (keep && !this.#closed && this.#idle.length < (this.#options.idle ?? 4)) {
           this.#idle.push(worker);
         } else {
           worker.terminate();

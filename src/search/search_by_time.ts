@@ -75,12 +75,13 @@ export async function searchByTime(
   const { limits } = deps.config;
   const snapshotKey = `${queryHash}|${query.sort}`;
   const timeSorted = query.sort !== "path_asc";
-  const snapshot = timeSorted && query.cursor?.key && query.cursor.w === null
-    ? deps.snapshots?.get(snapshotKey)
-    : undefined;
+  // From the second page of a complete time-sorted scan on, a snapshot serves the pages:
+  // the first page stays a lean top-k scan, since most callers never ask for a second.
+  const snapshotUsable = timeSorted && !!query.cursor?.key && query.cursor.w === null;
+  const snapshot = snapshotUsable ? deps.snapshots?.get(snapshotKey) : undefined;
   const outcome = snapshot
     ? fromSnapshot(snapshot, query)
-    : await scanFor(query, limits, deps, signal, onProgress, timeSorted && !query.cursor);
+    : await scanFor(query, limits, deps, signal, onProgress, snapshotUsable);
   if (outcome.all && outcome.all.length > query.limit) {
     deps.snapshots?.put(snapshotKey, outcome.all);
   }
@@ -136,6 +137,7 @@ function scanFor(
       maxDirectories: limits.maxDirectoriesScanned,
       timeoutMs: limits.scanTimeoutMs,
       collectAll: snapshotWanted ? deps.snapshots?.maxItems ?? 0 : 0,
+      partition: { index: 0, count: 1 },
     },
     signal,
     onProgress,
@@ -160,6 +162,7 @@ function fromSnapshot(snapshot: Match[], query: SearchQuery): ScanOutcome {
     byPath: [],
     all: null,
     stats: { scannedDirectories: 0, scannedFiles: 0, skipped: 0 },
+    entrySkipped: 0,
   };
 }
 function toOutput(match: Match): MatchOutput {

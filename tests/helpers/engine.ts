@@ -19,6 +19,8 @@ export interface EngineOptions {
   clock?: Clock;
   /** Serve time-sorted pages from snapshots, as the server does. Default true. */
   snapshots?: boolean;
+  /** Split each scan into this many shares, as the server's workers do. Default 1. */
+  shares?: number;
 }
 
 /** A search function bound to one root. */
@@ -32,7 +34,7 @@ export function engine(root: string, options: EngineOptions = {}): Engine {
   const env: Record<string, string> = { ALLOW_ROOTS: root, ...options.env };
   const config = loadConfig({ env: (name) => env[name] });
   const clock = options.clock ?? systemClock;
-  const scanner = new InlineScanner(options.fs ?? denoFs, clock);
+  const scanner = new InlineScanner(options.fs ?? denoFs, clock, options.shares ?? 1);
   const deps = {
     config,
     scanner,

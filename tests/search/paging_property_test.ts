@@ -6,41 +6,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { allPages, engine } from "../helpers/engine.ts";
-import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
-
-/** Names chosen so that '-', '.', ' ' and upper case sort around '/' and each other. */
-const NAME = fc.constantFrom("a", "b", "a-b", "a.b", "B", "é", "a b", "_");
-
-/** A random tree: a list of file paths (1-3 segments) with one of four mtimes. */
-const TREE = fc.uniqueArray(
-  fc.record({
-    segments: fc.array(NAME, { minLength: 1, maxLength: 3 }),
-    day: fc.integer({ min: 0, max: 3 }),
-  }),
-  { minLength: 0, maxLength: 25, selector: (e) => e.segments.join("/") },
-).map((entries) => {
-  const spec: TreeSpec = {};
-  const dirs = new Set<string>();
-  for (const { segments } of entries) {
-    for (let i = 1; i < segments.length; i++) dirs.add(segments.slice(0, i).join("/"));
-  }
-  for (const { segments, day } of entries) {
-    const p = segments.join("/");
-    if (!dirs.has(p)) spec[p] = { mtime: T0 + day * DAY };
-  }
-  let i = 0;
-  for (const d of dirs) spec[d] = { kind: "dir", mtime: T0 + (i++ % 4) * DAY };
-  return spec;
-});
-
-const QUERY = fc.record({
-  sort: fc.constantFrom("time_desc", "time_asc", "path_asc"),
-  limit: fc.integer({ min: 1, max: 6 }),
-  includeDirectories: fc.boolean(),
-  maxFiles: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
-  maxDirectories: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
-  from: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-});
+import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { QUERY, TREE } from "../helpers/arbitraries.ts";
 
 Deno.test("paging to the end returns exactly the matches of one unlimited call", async () => {
   await fc.assert(

@@ -30,6 +30,7 @@ function request(rootPath: string, overrides: Partial<ScanRequest> = {}): ScanRe
     maxDirectories: 1_000_000,
     timeoutMs: 60_000,
     collectAll: 0,
+    partition: { index: 0, count: 1 },
     ...overrides,
   };
 }

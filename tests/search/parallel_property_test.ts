@@ -1,0 +1,37 @@
+/**
+ * The parallel walk (scans split into shares, merge.ts) gives exactly the same pages
+ * as the single-threaded one, on random trees, for every sort, page size and scan limit.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { allPages, engine } from "../helpers/engine.ts";
+import { QUERY, TREE } from "../helpers/arbitraries.ts";
+import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+
+Deno.test("parallel walk pages equal single-threaded pages", async () => {
+  await fc.assert(
+    fc.asyncProperty(TREE, QUERY, fc.integer({ min: 2, max: 3 }), async (spec, q, shares) => {
+      await using tree = await makeTree(spec);
+      const args: Record<string, unknown> = {
+        timeField: "modified",
+        sort: q.sort,
+        limit: q.limit,
+        includeDirectories: q.includeDirectories,
+        ...(q.from === undefined ? {} : { from: new Date(T0 + q.from * DAY).toISOString() }),
+      };
+      const env: Record<string, string> = {};
+      if (q.maxFiles !== undefined) env.MAX_FILES_SCANNED = String(q.maxFiles);
+      if (q.maxDirectories !== undefined) env.MAX_DIRECTORIES_SCANNED = String(q.maxDirectories);
+      const view = (pages: Awaited<ReturnType<typeof allPages>>) =>
+        pages.map((p) => ({
+          matches: p.matches,
+          nextCursor: p.nextCursor,
+          truncated: p.stats.truncated,
+        }));
+      const single = await allPages(engine(tree.root, { env }), args);
+      const parallel = await allPages(engine(tree.root, { env, shares }), args);
+      assert.deepEqual(view(parallel), view(single));
+    }),
+    { numRuns: 150 },
+  );
+});
