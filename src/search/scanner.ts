@@ -103,7 +103,10 @@ export class WorkerScanner implements Scanner {
     signal?: AbortSignal,
     onProgress?: (progress: ScanProgress) => void,
   ): Promise<ScanOutcome> {
-    const parts = shareRequests(request, this.#options.parallelism ?? 2);
+    // path_asc stops once its page is full, usually long before the end of the tree:
+    // shares would each walk the same listings for little stat work, so it runs whole.
+    const shares = request.sort === "path_asc" ? 1 : this.#options.parallelism ?? 2;
+    const parts = shareRequests(request, shares);
     const outcomes = await Promise.all(
       parts.map((part, i) => this.#runShare(part, signal, i === 0 ? onProgress : undefined)),
     );
