@@ -15,7 +15,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BENCH_NOW, generateTree, SHAPES } from "./tree.ts";
-import { ENV_VARIABLES } from "../src/config.ts";
+import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -102,7 +102,7 @@ async function benchTree(
   const { root, entries } = ensureTree(size);
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "--quiet", "--allow-read", `--allow-env=${ENV_VARIABLES.join(",")}`, MAIN],
+    args: ["run", "--quiet", V8_FLAGS, "--allow-read", ALLOW_ENV, MAIN],
     env: {
       ALLOW_ROOTS: root,
       MAX_FILES_SCANNED: "10000000",

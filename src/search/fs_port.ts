@@ -10,6 +10,11 @@
 export interface FsPort {
   /** Lists a directory, without following links in it. */
   readDir(path: string): Iterable<Deno.DirEntry>;
+  /**
+   * Lists a directory as a stream: slower per entry, but it never holds the whole
+   * listing as Deno's entry objects (~400 bytes each) at once. For huge folders.
+   */
+  readDirStream(path: string): AsyncIterable<Deno.DirEntry>;
   /** Stats an entry without following a link. */
   lstat(path: string): Deno.FileInfo;
   /** Resolves every link in a path. */
@@ -19,6 +24,7 @@ export interface FsPort {
 /** The real file system, through Deno's synchronous calls (several times faster than async). */
 export const denoFs: FsPort = {
   readDir: (path) => Deno.readDirSync(path),
+  readDirStream: (path) => Deno.readDir(path),
   lstat: (path) => Deno.lstatSync(path),
   realPath: (path) => Deno.realPathSync(path),
 };

@@ -97,16 +97,16 @@ export interface ScanOutcome {
  * @throws {ToolError} `PathNotFound`, `SymlinkEscapeDetected`, `AccessDenied` or
  * `IOFailure` for the start path (DECISIONS §5 step 9).
  */
-export function scan(
+export async function scan(
   fs: FsPort,
   clock: Clock,
   request: ScanRequest,
   guard: Guard = strictGuard,
   onProgress?: (progress: ScanProgress) => void,
-): ScanOutcome {
+): Promise<ScanOutcome> {
   const started = clock.now();
   const root = { path: request.rootPath, realPath: request.rootReal };
-  const start = onStartPath(
+  const start = await onStartPath(
     request.startRel,
     () => resolveStart(fs, root, request.startRel, guard),
   );
@@ -174,7 +174,7 @@ export function scan(
     afterPath = afterKey.p;
   }
   const startIsDirectory = start.isDirectory;
-  const end = onStartPath(request.startRel, () =>
+  const end = await onStartPath(request.startRel, () =>
     walk(
       fs,
       {
@@ -236,9 +236,9 @@ function toMatch(
 }
 
 /** Runs `fn`, turning a file-system error on the start path into our code. */
-function onStartPath<T>(startRel: string, fn: () => T): T {
+async function onStartPath<T>(startRel: string, fn: () => T | Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
     if (isFsError(err)) throw fromFsError(err, startRel);
     if (err instanceof LeftRootError) throw symlinkEscape(startRel);

@@ -13,15 +13,15 @@ import { scan } from "./scan.ts";
 import type { ScanReply, ScanTask } from "./scan_protocol.ts";
 
 const worker = self as unknown as {
-  onmessage: ((event: MessageEvent<ScanTask>) => void) | null;
+  onmessage: ((event: MessageEvent<ScanTask>) => void | Promise<void>) | null;
   postMessage(message: ScanReply): void;
 };
 
-worker.onmessage = (event) => {
+worker.onmessage = async (event) => {
   const { id, request, seam } = event.data;
   const { fs, clock, guard } = scanTools(seam);
   try {
-    const outcome = scan(fs, clock, request, guard, (progress) => {
+    const outcome = await scan(fs, clock, request, guard, (progress) => {
       worker.postMessage({ id, type: "progress", ...progress });
     });
     worker.postMessage({ id, type: "done", outcome });

@@ -50,19 +50,18 @@ export class InlineScanner implements Scanner {
     this.#shares = shares;
   }
 
-  run(
+  async run(
     request: ScanRequest,
     _signal?: AbortSignal,
     onProgress?: (progress: ScanProgress) => void,
   ): Promise<ScanOutcome> {
-    try {
-      const outcomes = shareRequests(request, this.#shares).map((part, i) =>
-        scan(this.#fs, this.#clock, part, undefined, i === 0 ? onProgress : undefined)
+    const outcomes: ScanOutcome[] = [];
+    for (const [i, part] of shareRequests(request, this.#shares).entries()) {
+      outcomes.push(
+        await scan(this.#fs, this.#clock, part, undefined, i === 0 ? onProgress : undefined),
       );
-      return Promise.resolve(mergeOutcomes(outcomes, request));
-    } catch (err) {
-      return Promise.reject(err);
     }
+    return mergeOutcomes(outcomes, request);
   }
 
   close(): void {}

@@ -13,7 +13,7 @@ import type { Match } from "./scan.ts";
 export interface SnapshotCacheOptions {
   /** How long a snapshot serves pages. Default 60 000 ms. */
   ttlMs?: number;
-  /** Items kept across all snapshots; the oldest go first. Default 300 000. */
+  /** Items kept across all snapshots; the oldest go first. Default 150 000. */
   maxItems?: number;
 }
 
@@ -35,7 +35,7 @@ export class SnapshotCache {
   constructor(clock: Clock, options: SnapshotCacheOptions = {}) {
     this.#clock = clock;
     this.#ttlMs = options.ttlMs ?? 60_000;
-    this.maxItems = options.maxItems ?? 300_000;
+    this.maxItems = options.maxItems ?? 150_000;
   }
 
   /** The snapshot for `key`, if it is still fresh. */

@@ -61,6 +61,7 @@ export function scanTools(seam: TestSeam | undefined): ScanTools {
   };
   const fs: FsPort = {
     readDir: (p) => (before(p), denoFs.readDir(p)),
+    readDirStream: (p) => (before(p), denoFs.readDirStream(p)),
     lstat: (p) => (before(p), denoFs.lstat(p)),
     realPath: (p) => (before(p), denoFs.realPath(p)),
   };

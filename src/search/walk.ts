@@ -74,11 +74,15 @@ export type WalkEnd =
   | { complete: true }
   | { complete: false; reason: StopReason; boundary: string };
 
-interface Item {
-  key: string;
-  name: string;
-  isDirectory: boolean;
-  subtree: boolean;
+/**
+ * One directory's listing, compact: its keys in order (a name, or a directory's name
+ * plus "/" for its subtree; names never hold "/") and which names are directories.
+ * Deno's own entry objects are dropped as soon as they are read (they cost ~400 bytes
+ * each, which matters for a folder of 200,000 entries).
+ */
+interface Listing {
+  keys: string[];
+  directories: Set<string>;
 }
 
 interface Frame {
@@ -86,7 +90,7 @@ interface Frame {
   /** Prefix of the children's paths: `""` or `"dir/"`. */
   prefix: string;
   depth: number;
-  items: Item[];
+  listing: Listing;
   index: number;
 }
 
@@ -106,12 +110,12 @@ const SEP = hostRules.sep;
  *   clock: systemClock }, stats, (e) => console.log(e.path));
  * ```
  */
-export function walk(
+export async function walk(
   fs: FsPort,
   options: WalkOptions,
   stats: WalkStats,
   visit: (entry: WalkEntry) => boolean | void,
-): WalkEnd {
+): Promise<WalkEnd> {
   const { after, clock } = options;
   let boundary: string | null = null;
 
@@ -141,11 +145,11 @@ export function walk(
   if (whollyBefore(startPrefix, after)) return { complete: true };
 
   const stack: Frame[] = [];
-  const open = (abs: string, prefix: string, depth: number): void => {
+  const open = async (abs: string, prefix: string, depth: number): Promise<void> => {
     try {
-      const items = readItems(fs, abs, options, depth);
+      const listing = await readListing(fs, abs, options, depth);
       stats.scannedDirectories++;
-      stack.push({ abs, prefix, depth, items, index: 0 });
+      stack.push({ abs, prefix, depth, listing, index: 0 });
     } catch (err) {
       if (!isFsError(err) && !(err instanceof LeftRootError)) throw err;
       stats.skipped++;
@@ -156,37 +160,34 @@ export function walk(
     abs: options.startAbs,
     prefix: startPrefix,
     depth: 1,
-    items: readItems(fs, options.startAbs, options, 1),
+    listing: await readListing(fs, options.startAbs, options, 1),
     index: 0,
   });
   stats.scannedDirectories++;
 
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
-    if (frame.index >= frame.items.length) {
+    const { keys, directories } = frame.listing;
+    if (frame.index >= keys.length) {
       stack.pop();
       continue;
     }
-    const item = frame.items[frame.index++]!;
-    const path = frame.prefix + item.name;
-    if (item.subtree) {
-      const prefix = path + "/";
+    const key = keys[frame.index++]!;
+    if (key.endsWith("/")) {
+      const prefix = frame.prefix + key;
       if (whollyBefore(prefix, after)) continue;
       const reason = limitReached(true, true);
       if (reason) return stop(reason);
-      open(frame.abs + SEP + item.name, prefix, frame.depth + 1);
+      await open(frame.abs + SEP + key.slice(0, -1), prefix, frame.depth + 1);
       continue;
     }
+    const path = frame.prefix + key;
     if (after !== null && path <= after) continue;
-    const reason = limitReached(item.isDirectory, false);
+    const isDirectory = directories.has(key);
+    const reason = limitReached(isDirectory, false);
     if (reason) return stop(reason);
-    const enough = visit({
-      path,
-      abs: frame.abs + SEP + item.name,
-      depth: frame.depth,
-      isDirectory: item.isDirectory,
-    });
-    if (!item.isDirectory) stats.scannedFiles++;
+    const enough = visit({ path, abs: frame.abs + SEP + key, depth: frame.depth, isDirectory });
+    if (!isDirectory) stats.scannedFiles++;
     boundary = path;
     if (enough === true) return { complete: true };
   }
@@ -198,21 +199,41 @@ function whollyBefore(prefix: string, after: string | null): boolean {
   return after !== null && prefix !== "" && after > prefix && !after.startsWith(prefix);
 }
 
+/** Folders whose own size (as `lstat` reports it) is above this are streamed. */
+export const LARGE_DIRECTORY_BYTES = 1024 * 1024;
+
 /**
- * Reads and orders one directory's items.
+ * Reads and orders one directory's listing. A huge folder (by its own size: about
+ * 30,000 entries on ext4) is read as a stream, so memory stays bounded; all others
+ * in one synchronous call, which is several times faster.
  *
  * @throws `Deno.errors.*` from the listing, or {@linkcode LeftRootError}.
  */
-function readItems(fs: FsPort, abs: string, options: WalkOptions, depth: number): Item[] {
+function readListing(
+  fs: FsPort,
+  abs: string,
+  options: WalkOptions,
+  depth: number,
+): Listing | Promise<Listing> {
   assertStillInside(fs, options.rootReal, abs, options.guard);
-  const items: Item[] = [];
-  for (const entry of fs.readDir(abs)) {
-    const isDirectory = entry.isDirectory;
-    items.push({ key: entry.name, name: entry.name, isDirectory, subtree: false });
-    if (isDirectory && depth < options.maxDepth) {
-      items.push({ key: entry.name + "/", name: entry.name, isDirectory, subtree: true });
+  const listing: Listing = { keys: [], directories: new Set() };
+  const add = (entry: Deno.DirEntry) => {
+    listing.keys.push(entry.name);
+    if (entry.isDirectory) {
+      listing.directories.add(entry.name);
+      if (depth < options.maxDepth) listing.keys.push(entry.name + "/");
     }
+  };
+  const done = () => {
+    listing.keys.sort(); // the default order compares UTF-16 code units, as `<` does
+    return listing;
+  };
+  if (fs.lstat(abs).size > LARGE_DIRECTORY_BYTES) {
+    return (async () => {
+      for await (const entry of fs.readDirStream(abs)) add(entry);
+      return done();
+    })();
   }
-  items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return items;
+  for (const entry of fs.readDir(abs)) add(entry);
+  return done();
 }

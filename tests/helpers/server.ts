@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/types.d.ts"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ENV_VARIABLES } from "../../src/config.ts";
+import { V8_FLAGS } from "../../src/runtime_flags.ts";
 import type { TestSeam } from "../../src/search/test_seam.ts";
 
 /** The server's entry module. */
@@ -18,6 +19,7 @@ export const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 export const SERVER_ARGS = [
   "run",
   "--quiet",
+  V8_FLAGS,
   "--allow-read",
   `--allow-env=${[...ENV_VARIABLES, "FILE_TIME_SEARCH_TEST_SEAM"].join(",")}`,
   MAIN,
