@@ -104,7 +104,7 @@ const SEP = hostRules.sep;
  * @example
  * ```ts
  * const stats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0 };
- * walk(denoFs, { startAbs: "/srv/docs", startRel: "", startIsDirectory: true,
+ * await walk(denoFs, { startAbs: "/srv/docs", startRel: "", startIsDirectory: true,
  *   visitStart: false, maxDepth: 256, rootReal: "/srv/docs", guard: strictGuard, after: null,
  *   maxFiles: Infinity, maxDirectories: Infinity, deadline: Infinity,
  *   clock: systemClock }, stats, (e) => console.log(e.path));

@@ -69,3 +69,23 @@ export function textOf(result: CallToolResult, index = 0): string {
   if (item?.type !== "text") throw new Error(`content[${index}] is not text`);
   return item.text;
 }
+
+/** Runs the server on raw stdio: writes `chunks` to its stdin, closes it, and collects stdout. */
+export async function rawSession(
+  root: string,
+  chunks: string[],
+): Promise<{ code: number; stdout: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: SERVER_ARGS,
+    env: { ALLOW_ROOTS: root },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  for (const chunk of chunks) await writer.write(encoder.encode(chunk));
+  await writer.close();
+  const out = await child.output();
+  return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
+}

@@ -5,7 +5,7 @@
  * stdout, and exits when its input ends.
  */
 import assert from "node:assert/strict";
-import { SERVER_ARGS } from "../helpers/server.ts";
+import { rawSession } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 
 const INIT = {
@@ -26,27 +26,15 @@ const call = (id: number, args: Record<string, unknown> = { timeField: "modified
   params: { name: "fs.search_by_time", arguments: args },
 });
 
-/** Runs the server, writes `chunks` to its stdin, closes it, and returns stdout lines and status. */
+/** Runs a raw session and checks that stdout holds JSON-RPC messages only. */
 async function session(root: string, chunks: string[]) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: SERVER_ARGS,
-    env: { ALLOW_ROOTS: root },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const encoder = new TextEncoder();
-  for (const chunk of chunks) await writer.write(encoder.encode(chunk));
-  await writer.close();
-  const out = await child.output();
-  const text = new TextDecoder().decode(out.stdout);
+  const { code, stdout: text } = await rawSession(root, chunks);
   assert.ok(text === "" || text.endsWith("\n"), "stdout ends with a whole line");
   const lines = text.split("\n").filter((l) => l !== "");
   // stdout carries protocol messages only: every line is one JSON-RPC message.
   const messages = lines.map((l) => JSON.parse(l) as Record<string, unknown> & { id?: unknown });
   for (const m of messages) assert.equal(m.jsonrpc, "2.0", JSON.stringify(m).slice(0, 200));
-  return { code: out.code, messages, byId: new Map(messages.map((m) => [m.id, m])) };
+  return { code, messages, byId: new Map(messages.map((m) => [m.id, m])) };
 }
 
 const line = (value: unknown) => JSON.stringify(value) + "\n";

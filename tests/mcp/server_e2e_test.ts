@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { encodeCursor } from "../../src/search/cursor.ts";
-import { connect, type Connection, SERVER_ARGS, textOf } from "../helpers/server.ts";
+import { connect, type Connection, rawSession, textOf } from "../helpers/server.ts";
 import { DAY, makeTree, T0, type TempTree } from "../helpers/tree.ts";
 
 const sanitize = { sanitizeOps: false, sanitizeResources: false };
@@ -285,7 +285,8 @@ Deno.test({
           },
         },
       ];
-      const replies = await rawSession(tree.root, lines);
+      const { stdout } = await rawSession(tree.root, lines.map((l) => JSON.stringify(l) + "\n"));
+      const replies = stdout.trim().split("\n").map((l) => JSON.parse(l));
       assert.equal(replies[0].result.protocolVersion, version);
       assert.equal(replies[1].result.isError, false);
       assert.deepEqual(
@@ -297,21 +298,3 @@ Deno.test({
     }
   },
 });
-
-/** Writes `messages` to a fresh server's stdin, closes it, and parses every stdout line. */
-async function rawSession(root: string, messages: unknown[]) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: SERVER_ARGS,
-    env: { ALLOW_ROOTS: root },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(
-    new TextEncoder().encode(messages.map((m) => JSON.stringify(m) + "\n").join("")),
-  );
-  await writer.close();
-  const out = await child.output();
-  return new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
-}
