@@ -52,10 +52,11 @@ export function mergeOutcomes(
   if (stopped) {
     const boundary = stopped.boundary;
     const byPath = byPathAll.filter((m) => m.path <= boundary).slice(0, request.limit + 1);
-    return { stopped, bySort, byPath, all: null, stats, entrySkipped };
+    return { stopped, bySort, byPath, all: null, allComplete: false, stats, entrySkipped };
   }
   let all: Match[] | null = null;
-  if (outcomes.every((o) => o.all !== null)) {
+  // Shares cut short stop at different places: their partial lists do not join up.
+  if (outcomes.every((o) => o.all !== null && o.allComplete)) {
     const merged = outcomes.flatMap((o) => o.all!);
     all = merged.length <= request.collectAll ? merged.sort((a, b) => order(a.key, b.key)) : null;
   }
@@ -64,6 +65,7 @@ export function mergeOutcomes(
     bySort,
     byPath: byPathAll.slice(0, request.limit + 1),
     all,
+    allComplete: all !== null,
     stats,
     entrySkipped,
   };

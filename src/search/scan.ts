@@ -84,8 +84,14 @@ export interface ScanOutcome {
   bySort: Match[];
   /** The first `limit + 1` matches in path order. */
   byPath: Match[];
-  /** Every match in the requested order, when asked for and not too many; else null. */
+  /**
+   * Every match in the requested order, when asked for (`collectAll`); else null. For
+   * time orders it is all or nothing. A path_asc scan stops once it holds `collectAll`
+   * matches: then `all` is every match up to its last one, and `allComplete` is false.
+   */
   all: Match[] | null;
+  /** Whether `all` runs to the end of the result set. */
+  allComplete: boolean;
   stats: WalkStats;
   /** The part of `stats.skipped` that this scan's share of entries contributed. */
   entrySkipped: number;
@@ -117,14 +123,30 @@ export async function scan(
   const nothingCanMatch = (!request.includeFiles && !request.includeDirectories) ||
     (request.from !== null && request.from === request.to);
   if (nothingCanMatch) {
-    return { stopped: null, bySort: [], byPath: [], all: null, stats, entrySkipped: 0 };
+    return {
+      stopped: null,
+      bySort: [],
+      byPath: [],
+      all: null,
+      allComplete: false,
+      stats,
+      entrySkipped: 0,
+    };
   }
 
   const matchesGlob = request.glob === null ? null : compileGlob(request.glob);
   const { afterKey } = request;
   let all: Match[] | null = request.collectAll > 0 ? [] : null;
-  // path_asc: once limit + 1 matches are in, nothing later in the walk can be among them.
-  const enough = () => request.sort === "path_asc" && bySort.size > request.limit;
+  // path_asc: once limit + 1 matches are in (or, when collecting, `collectAll` of them),
+  // nothing later in the walk can be among them.
+  const pathOrder = request.sort === "path_asc";
+  let cut = false;
+  const enough = () => {
+    if (!pathOrder) return false;
+    if (all === null) return bySort.size > request.limit;
+    cut = all.length >= request.collectAll;
+    return cut;
+  };
   let visited = 0;
   let entrySkipped = 0;
   const { index: share, count: shares } = request.partition;
@@ -163,7 +185,7 @@ export async function scan(
     if (byPath.length <= request.limit) byPath.push(match);
     if (all !== null) {
       if (all.length < request.collectAll) all.push(match);
-      else all = null; // too many to keep: memory stays bounded
+      else all = null; // too many to keep (time orders): memory stays bounded
     }
     return enough();
   };
@@ -194,11 +216,17 @@ export async function scan(
       stats,
       visit,
     ));
+  // A path_asc scan that collects for a snapshot walks past its page; if a limit stops
+  // it there, the page itself is still complete, as it is for a scan that stops early.
+  const pageFull = pathOrder && bySort.size > request.limit;
+  const complete = end.complete || pageFull;
+  if (!end.complete) cut = true;
   return {
-    stopped: end.complete ? null : { reason: end.reason, boundary: end.boundary },
+    stopped: complete ? null : { reason: end.reason, boundary: end.boundary },
     bySort: bySort.sorted(),
     byPath,
-    all: end.complete && all !== null ? all.sort((a, b) => order(a.key, b.key)) : null,
+    all: complete && all !== null ? all.sort((a, b) => order(a.key, b.key)) : null,
+    allComplete: complete && all !== null && !cut,
     stats: { ...stats, skipped: stats.skipped + entrySkipped },
     entrySkipped,
   };

@@ -13,7 +13,7 @@ import { buildPage } from "./page.ts";
 import type { SearchQuery, TimeField } from "./query.ts";
 import type { Match, ScanOutcome, ScanProgress } from "./scan.ts";
 import { keyOrder } from "./order.ts";
-import type { SnapshotCache } from "./snapshot_cache.ts";
+import type { Snapshot, SnapshotCache } from "./snapshot_cache.ts";
 import type { Scanner } from "./scanner.ts";
 import { formatTime } from "./time.ts";
 
@@ -74,16 +74,14 @@ export async function searchByTime(
   const { query, queryHash } = parseArguments(args, deps.config, deps.guard);
   const { limits } = deps.config;
   const snapshotKey = `${queryHash}|${query.sort}`;
-  const timeSorted = query.sort !== "path_asc";
-  // From the second page of a complete time-sorted scan on, a snapshot serves the pages:
-  // the first page stays a lean top-k scan, since most callers never ask for a second.
-  const snapshotUsable = timeSorted && !!query.cursor?.key && query.cursor.w === null;
+  // From the second page of a complete scan on, a snapshot serves the pages: the first
+  // page stays a lean scan, since most callers never ask for a second.
+  const snapshotUsable = !!query.cursor?.key && query.cursor.w === null;
   const snapshot = snapshotUsable ? deps.snapshots?.get(snapshotKey) : undefined;
-  const outcome = snapshot
-    ? fromSnapshot(snapshot, query)
-    : await scanFor(query, limits, deps, signal, onProgress, snapshotUsable);
+  const outcome = (snapshot && fromSnapshot(snapshot, query)) ??
+    await scanFor(query, limits, deps, signal, onProgress, snapshotUsable);
   if (outcome.all && outcome.all.length > query.limit) {
-    deps.snapshots?.put(snapshotKey, outcome.all);
+    deps.snapshots?.put(snapshotKey, outcome.all, outcome.allComplete);
   }
   const page = buildPage(outcome, query, limits.onLimit);
   const output: SearchOutput = {
@@ -144,8 +142,14 @@ function scanFor(
   );
 }
 
-/** The next page from a snapshot: the items strictly after the cursor's key. */
-function fromSnapshot(snapshot: Match[], query: SearchQuery): ScanOutcome {
+/**
+ * The next page from a snapshot: the items strictly after the cursor's key; or
+ * undefined when a snapshot that stops short holds too few of them.
+ */
+function fromSnapshot(
+  { matches: snapshot, complete }: Snapshot,
+  query: SearchQuery,
+): ScanOutcome | undefined {
   const order = keyOrder(query.sort);
   const key = query.cursor!.key!;
   let lo = 0;
@@ -155,12 +159,14 @@ function fromSnapshot(snapshot: Match[], query: SearchQuery): ScanOutcome {
     if (order(snapshot[mid]!.key, key) <= 0) lo = mid + 1;
     else hi = mid;
   }
+  if (!complete && lo + query.limit + 1 > snapshot.length) return undefined;
   const bySort = snapshot.slice(lo, lo + query.limit + 1);
   return {
     stopped: null,
     bySort,
     byPath: [],
     all: null,
+    allComplete: false,
     stats: { scannedDirectories: 0, scannedFiles: 0, skipped: 0 },
     entrySkipped: 0,
   };

@@ -1,6 +1,6 @@
 /**
- * Short-lived snapshots of a time-sorted result set, so that paging through it costs
- * one scan instead of one scan per page. Memory stays bounded: few snapshots, few
+ * Short-lived snapshots of a result set, so that paging through it costs one scan
+ * instead of one scan per page. Memory stays bounded: few snapshots, few
  * items each, and each expires soon. A cursor never depends on a snapshot: when one is
  * gone, the next page comes from a scan that gives the same items (DECISIONS §10).
  *
@@ -17,8 +17,14 @@ export interface SnapshotCacheOptions {
   maxItems?: number;
 }
 
-interface Entry {
+/** A snapshot: matches in the query's order, and whether they run to the end. */
+export interface Snapshot {
   matches: Match[];
+  /** False when the snapshot stops short of the end (a path_asc scan cut at the cap). */
+  complete: boolean;
+}
+
+interface Entry extends Snapshot {
   expires: number;
 }
 
@@ -39,18 +45,18 @@ export class SnapshotCache {
   }
 
   /** The snapshot for `key`, if it is still fresh. */
-  get(key: string): Match[] | undefined {
+  get(key: string): Snapshot | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (this.#clock.now() >= entry.expires) {
       this.#delete(key, entry);
       return undefined;
     }
-    return entry.matches;
+    return entry;
   }
 
   /** Keeps `matches` (sorted in the query's order) under `key`. */
-  put(key: string, matches: Match[]): void {
+  put(key: string, matches: Match[], complete = true): void {
     if (matches.length > this.maxItems) return;
     const old = this.#entries.get(key);
     if (old) this.#delete(key, old);
@@ -58,7 +64,7 @@ export class SnapshotCache {
       if (this.#items + matches.length <= this.maxItems) break;
       this.#delete(k, e);
     }
-    this.#entries.set(key, { matches, expires: this.#clock.now() + this.#ttlMs });
+    this.#entries.set(key, { matches, complete, expires: this.#clock.now() + this.#ttlMs });
     this.#items += matches.length;
   }
 
