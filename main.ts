@@ -77,7 +77,6 @@ async function main(): Promise<number> {
     transport.onclose = () => resolve();
   });
   await server.connect(transport);
-  log("info", `serving ${config.roots.length} root(s) on stdio`);
   await closed;
   scanner.close();
   return 0;

@@ -24,7 +24,10 @@ async function searchThrough(transport: StdioClientTransport): Promise<string[]>
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t: { name: string }) => t.name), ["fs.search_by_time"]);
+    assert.deepEqual(tools.map((t: { name: string }) => t.name), [
+      "fs.search_by_time",
+      "fs.list_roots",
+    ]);
     const result = await client.callTool({
       name: "fs.search_by_time",
       arguments: { timeField: "modified", glob: "**/*.md" },

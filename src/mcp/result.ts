@@ -51,8 +51,11 @@ export function errorResult(error: ToolError): CallToolResult {
   };
 }
 
-/** E.g. `Found 2 files (sorted by modified desc). Server time: 2026-01-02T03:04:05.000Z.` */
-export function summaryLine({ output, query }: SearchResult, now: number): string {
+/**
+ * E.g. `Found 2 files (sorted by modified desc). Server time: 2026-01-02T03:04:05.000Z.`
+ * Without `now`, the server time is left out.
+ */
+export function summaryLine({ output, query }: SearchResult, now?: number): string {
   const n = output.matches.length;
   const noun = query.includeDirectories
     ? (n === 1 ? "entry" : "entries")
@@ -74,6 +77,6 @@ export function summaryLine({ output, query }: SearchResult, now: number): strin
   if (output.stats.skipped > 0) {
     parts.push(`${output.stats.skipped} entries could not be read and were skipped.`);
   }
-  parts.push(`Server time: ${formatTime(now)}.`);
+  if (now !== undefined) parts.push(`Server time: ${formatTime(now)}.`);
   return parts.join(" ");
 }

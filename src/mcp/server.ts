@@ -19,11 +19,12 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import type { ScanProgress } from "../search/scan.ts";
 import { searchByTime, type SearchDeps } from "../search/search_by_time.ts";
-import { errorResult, successResult } from "./result.ts";
+import { LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
+import { type Log, McpLog } from "./logging.ts";
+import { errorResult, successResult, summaryLine } from "./result.ts";
 import { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./tool_schema.ts";
 
-/** Writes one log line (to stderr, in production). */
-export type Log = (level: "info" | "warning" | "error", message: string) => void;
+export type { Log };
 
 /** What the server needs. */
 export interface ServerDeps extends SearchDeps {
@@ -74,12 +75,22 @@ export function createServer(deps: ServerDeps): Server {
     { name: "file-time-search", version: deps.version },
     { capabilities: { tools: { listChanged: false }, logging: {} } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [SEARCH_TOOL] }));
+  const log = new McpLog(deps.log);
+  log.attach(server);
+  const { limits } = deps.config;
+  log.startup(
+    `file-time-search ${deps.version}: ${deps.config.roots.length} root(s); limits: ${limits.maxFilesScanned} files, ${limits.maxDirectoriesScanned} folders, ${limits.scanTimeoutMs} ms, depth ${limits.maxDepth}, on limit: ${limits.onLimit}.`,
+  );
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    () => ({ tools: [SEARCH_TOOL, LIST_ROOTS_TOOL] }),
+  );
   server.setRequestHandler(
     AnyToolCall,
     async (request: unknown, extra: HandlerExtra): Promise<CallToolResult> => {
       // The SDK has checked it against CallToolRequestSchema by now.
       const params = (request as { params: ToolCallParams }).params;
+      if (params.name === LIST_ROOTS_TOOL_NAME) return listRoots(deps.config);
       if (params.name !== SEARCH_TOOL_NAME) {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
@@ -90,11 +101,21 @@ export function createServer(deps: ServerDeps): Server {
           extra.signal,
           progressReporter(params._meta?.progressToken, extra),
         );
+        const { stats } = result.output;
+        log.log(
+          "info",
+          `search: ${
+            summaryLine(result)
+          } Scanned ${stats.scannedFiles} files in ${stats.scannedDirectories} folders, ${stats.elapsedMs} ms.`,
+        );
         return successResult(result, deps.clock.now());
       } catch (err) {
-        if (err instanceof ToolError) return errorResult(err);
+        if (err instanceof ToolError) {
+          log.log("info", `search refused: ${err.code}.`);
+          return errorResult(err);
+        }
         if (extra.signal.aborted) throw err;
-        deps.log("error", `search failed: ${err instanceof Error ? err.name : "unknown"}`);
+        log.log("error", `search failed: ${err instanceof Error ? err.name : "unknown"}`);
         return errorResult(
           new ToolError(
             "IOFailure",

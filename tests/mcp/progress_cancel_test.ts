@@ -64,6 +64,6 @@ Deno.test({
       ["fast/b.txt"],
     );
     const list = await conn.client.listTools();
-    assert.equal(list.tools.length, 1);
+    assert.equal(list.tools.length, 2);
   },
 });

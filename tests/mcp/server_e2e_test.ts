@@ -197,7 +197,10 @@ Deno.test({
     await using tree = await fixture();
     await using conn = await connect({ ALLOW_ROOTS: tree.root });
     const { tools } = await conn.client.listTools();
-    assert.equal(tools.length, 1);
+    assert.deepEqual(tools.map((t: { name: string }) => t.name), [
+      "fs.search_by_time",
+      "fs.list_roots",
+    ]);
     const tool = tools[0]!;
     assert.equal(tool.name, "fs.search_by_time");
     assert.deepEqual(tool.inputSchema.required, ["timeField"]);
@@ -296,5 +299,64 @@ Deno.test({
         ],
       );
     }
+  },
+});
+
+Deno.test({
+  name: "server lists the roots and the default with fs.list_roots",
+  ...sanitize,
+  async fn() {
+    await using a = await makeTree({ "x.txt": {} });
+    await using b = await makeTree({ "y.txt": {} });
+    await using conn = await connect({
+      ALLOW_ROOTS: `${a.root};${b.root}`,
+      DEFAULT_ROOT: b.root,
+    });
+    const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
+    assert.equal(result.isError, false);
+    assert.deepEqual(result.structuredContent, {
+      roots: [{ path: a.root, isDefault: false }, { path: b.root, isDefault: true }],
+    });
+    // What it lists is what fs.search_by_time accepts as root.
+    const found = await conn.search({ timeField: "modified", root: a.root });
+    assert.deepEqual(
+      (found.structuredContent as { matches: { path: string }[] }).matches.map((m) => m.path),
+      ["x.txt"],
+    );
+  },
+});
+
+Deno.test({
+  name: "server sends logs to the client only after logging/setLevel",
+  ...sanitize,
+  async fn() {
+    await using tree = await fixture();
+    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    const { LoggingMessageNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    const messages: { level: string; data: unknown }[] = [];
+    conn.client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      (n: { params: { level: string; data: unknown } }) => {
+        messages.push(n.params);
+      },
+    );
+    await conn.search({ timeField: "modified" });
+    assert.equal(messages.length, 0, "nothing before the client asks");
+    await conn.client.setLoggingLevel("info");
+    await conn.search({ timeField: "modified", glob: "**/*.md" });
+    await conn.search({ timeField: "nope" });
+    await conn.client.ping(); // notifications sent before the ping's answer have arrived
+    const texts = messages.map((m) => `${m.level}: ${m.data}`);
+    assert.match(texts[0]!, /^info: file-time-search \d+\.\d+\.\d+: 1 root\(s\); limits: /);
+    assert.match(
+      texts[1]!,
+      /^info: search: Found 3 files \(sorted by modified desc\)\. Scanned \d+ files in \d+ folders, \d+ ms\.$/,
+    );
+    assert.equal(texts[2], "info: search refused: InvalidEnum.");
+    for (const t of texts) assert.ok(!t.includes(tree.root), t);
+    await conn.client.setLoggingLevel("error");
+    await conn.search({ timeField: "modified" });
+    await conn.client.ping();
+    assert.equal(messages.length, 3, "info lines are below the error level");
   },
 });

@@ -1,0 +1,61 @@
+/**
+ * Tool `fs.list_roots`: the allowed roots and which one is the default, so that a
+ * model knows what it may pass as `root`. Read-only; it reveals the roots on purpose
+ * (they are what `root` must name), which error messages never do.
+ *
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/types.d.ts"
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Config } from "../config.ts";
+
+/** The tool's stable name. */
+export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";
+
+/** The tool as `tools/list` publishes it. */
+export const LIST_ROOTS_TOOL: Tool = {
+  name: LIST_ROOTS_TOOL_NAME,
+  title: "List searchable folders",
+  description:
+    "List the folders fs.search_by_time may search. Pass one of them, exactly as listed, as its 'root' (or omit 'root' to use the default).",
+  inputSchema: { type: "object", additionalProperties: false, properties: {} },
+  outputSchema: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      roots: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          properties: { path: { type: "string" }, isDefault: { type: "boolean" } },
+          required: ["path", "isDefault"],
+        },
+      },
+    },
+    required: ["roots"],
+  },
+  annotations: {
+    title: "List searchable folders",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+};
+
+/** The result of `fs.list_roots`. */
+export function listRoots(config: Config): CallToolResult {
+  const roots = config.roots.map((r) => ({ path: r.path, isDefault: r === config.defaultRoot }));
+  const summary = `${roots.length} searchable folder${
+    roots.length === 1 ? "" : "s"
+  }; the default is ${config.defaultRoot.path}.`;
+  return {
+    content: [
+      { type: "text", text: summary },
+      { type: "text", text: JSON.stringify({ roots }) },
+    ],
+    structuredContent: { roots },
+    isError: false,
+  };
+}
