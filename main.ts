@@ -2,11 +2,14 @@
  * file-time-search: an MCP server on stdio that finds files by modified or created
  * time inside the folders its user allows.
  *
- * The only module that reads the environment, touches stdio or exits.
+ * With no arguments it serves MCP on stdio; with arguments it is the command line
+ * (`file-time-search --help`). The only module that reads the environment, touches
+ * stdio or exits.
  *
  * @module
  */
 import denoJson from "./deno.json" with { type: "json" };
+import { type CliIo, runCli } from "./src/cli/cli.ts";
 import { ConfigError, loadConfig } from "./src/config.ts";
 import { createServer, type Log } from "./src/mcp/server.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
@@ -32,7 +35,26 @@ const log: Log = (level, message) => {
   console.error(`[file-time-search] ${level}: ${message}`);
 };
 
-async function main(): Promise<number> {
+/** The CLI's access to the process. */
+function cliIo(): CliIo {
+  const encoder = new TextEncoder();
+  return {
+    out: (text) => void Deno.stdout.writeSync(encoder.encode(text)),
+    err: (text) => void Deno.stderr.writeSync(encoder.encode(text)),
+    errIsTerminal: Deno.stderr.isTerminal(),
+    env: readEnv,
+    version: denoJson.version,
+    clock: systemClock,
+    scanner: (readPaths) => new WorkerScanner({ readPaths }),
+  };
+}
+
+async function main(args: string[]): Promise<number> {
+  if (args.length > 0) return await runCli(args, cliIo());
+  return await serve();
+}
+
+async function serve(): Promise<number> {
   let config;
   try {
     config = loadConfig({ env: readEnv });
@@ -83,5 +105,5 @@ async function main(): Promise<number> {
 }
 
 if (import.meta.main) {
-  Deno.exit(await main());
+  Deno.exit(await main(Deno.args));
 }

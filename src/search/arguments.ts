@@ -69,7 +69,7 @@ export function parseArguments(
 ): ParsedArguments {
   // 1. shape
   const shape = argumentsShape.safeParse(raw ?? {});
-  if (!shape.success) throw invalidArgument(shape.error.issues[0]);
+  if (!shape.success) throw invalidArgument(shape.error.issues[0], raw);
   const args = shape.data;
 
   // 2. enums
@@ -153,14 +153,17 @@ export function parseArguments(
   return { query: { ...base, sort, limit, cursor }, queryHash: hash };
 }
 
-function invalidArgument(issue: z.core.$ZodIssue | undefined): ToolError {
+function invalidArgument(issue: z.core.$ZodIssue | undefined, raw: unknown): ToolError {
   const where = issue && issue.path.length > 0 ? `'${issue.path.join(".")}'` : "the arguments";
   let message: string;
   if (issue?.code === "unrecognized_keys") {
     message = `Unknown argument ${issue.keys.map((k) => `'${k}'`).join(", ")}.`;
   } else if (issue?.code === "invalid_type" && issue.path.length === 0) {
     message = "The arguments must be a JSON object.";
-  } else if (issue?.code === "invalid_type" && issue.input === undefined) {
+  } else if (
+    issue?.code === "invalid_type" && issue.path.length === 1 &&
+    !(typeof raw === "object" && raw !== null && String(issue.path[0]) in raw)
+  ) {
     message = `${where} is required.`;
   } else if (issue?.code === "invalid_type") {
     message = `${where} must be of type ${issue.expected}.`;

@@ -1,0 +1,188 @@
+/**
+ * The command line for people: `file-time-search search <root> [options]`, the same
+ * engine, validation and error codes as the MCP tool, with a readable table or JSON.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { type Config, ConfigError, loadConfig } from "../config.ts";
+import { ToolError } from "../errors.ts";
+import { errorResult } from "../mcp/result.ts";
+import type { Clock } from "../search/clock.ts";
+import type { Scanner } from "../search/scanner.ts";
+import type { ScanProgress } from "../search/scan.ts";
+import { searchByTime } from "../search/search_by_time.ts";
+import { formatTable } from "./table.ts";
+
+/** What the CLI may touch; `main.ts` provides the real ones. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (then long scans show a progress line). */
+  errIsTerminal: boolean;
+  env(name: string): string | undefined;
+  version: string;
+  clock: Clock;
+  /** A scanner allowed to read exactly these paths. */
+  scanner(readPaths: string[]): Scanner;
+}
+
+/** The help text. */
+export const USAGE = `file-time-search: find files by modified or created time.
+
+Usage:
+  file-time-search                       run the MCP server on stdio (set ALLOW_ROOTS)
+  file-time-search search <root> [options]
+  file-time-search --help | --version
+
+Search options (the fs.search_by_time arguments):
+  -t, --time-field modified|created      default: modified
+      --path <relative path>             start below the root
+      --from <date-time>                 inclusive, RFC 3339, e.g. 2025-12-01T00:00:00Z
+      --to <date-time>                   exclusive
+  -g, --glob <pattern>                   matched against the root-relative path: '**/*.md'
+      --no-recursive                     only the direct children
+      --max-depth <n>                    0 = the start path only
+      --dirs                             include folders
+      --no-files                         leave files out
+  -s, --sort time_desc|time_asc|path_asc default: time_desc
+  -n, --limit <1..1000>                  default: 100
+      --cursor <cursor>                  continue from a previous page
+      --include-unknown-time             with created: also entries without one
+      --json                             print the tool's structured result as JSON
+
+Exit status: 0 found (or nothing found), 1 the search was refused (ErrorCode on stderr),
+2 bad usage or configuration.`;
+
+const OPTIONS = {
+  "time-field": { type: "string", short: "t" },
+  path: { type: "string" },
+  from: { type: "string" },
+  to: { type: "string" },
+  glob: { type: "string", short: "g" },
+  "no-recursive": { type: "boolean" },
+  "max-depth": { type: "string" },
+  dirs: { type: "boolean" },
+  "no-files": { type: "boolean" },
+  sort: { type: "string", short: "s" },
+  limit: { type: "string", short: "n" },
+  cursor: { type: "string" },
+  "include-unknown-time": { type: "boolean" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/**
+ * Runs the CLI with `argv` (without the program name); returns the exit status.
+ *
+ * @example
+ * ```ts
+ * const status = await runCli(["search", "/srv/docs", "--glob", "**\/*.md"], io);
+ * ```
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  if (argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
+    io.out(USAGE + "\n");
+    return 0;
+  }
+  if (argv[0] === "--version" || argv[0] === "-V") {
+    io.out(`file-time-search ${io.version}\n`);
+    return 0;
+  }
+  if (argv[0] !== "search") return usageError(io, `Unknown command '${argv[0]}'.`);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv.slice(1), options: OPTIONS, allowPositionals: true });
+  } catch (err) {
+    // Node's message goes on with advice about '--'; its first sentence says it all.
+    const message = err instanceof Error ? err.message : String(err);
+    return usageError(io, message.split(". ")[0]!.replace(/\.?$/, "."));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE + "\n");
+    return 0;
+  }
+  if (positionals.length !== 1) return usageError(io, "Give exactly one <root> folder to search.");
+  let config: Config;
+  try {
+    config = loadConfig({
+      env: (name) =>
+        name === "ALLOW_ROOTS"
+          ? positionals[0]
+          : name === "DEFAULT_ROOT"
+          ? undefined
+          : io.env(name),
+    });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    io.err(`file-time-search: ${err.message.replace("ALLOW_ROOTS entry", "root")}\n`);
+    return 2;
+  }
+  const readPaths = [...new Set(config.roots.flatMap((r) => [r.path, r.realPath]))];
+  const scanner = io.scanner(readPaths);
+  try {
+    const result = await searchByTime(
+      toolArguments(values),
+      { config, scanner, clock: io.clock },
+      undefined,
+      progressLine(io),
+    );
+    if (io.errIsTerminal) io.err("\r\x1b[K");
+    io.out(
+      values.json
+        ? JSON.stringify(result.output, null, 2) + "\n"
+        : formatTable(result, io.clock.now()),
+    );
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    const text = errorResult(err).content[0];
+    io.err((text?.type === "text" ? text.text : err.message) + "\n");
+    return 1;
+  } finally {
+    scanner.close();
+  }
+}
+
+/** The tool arguments the options stand for; numbers that are not numbers stay text, so the tool's own check names them. */
+function toolArguments(
+  values: Record<string, string | boolean | undefined>,
+): Record<string, unknown> {
+  const number = (v: string | boolean | undefined) =>
+    typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+  const args: Record<string, unknown> = {
+    timeField: values["time-field"] ?? "modified",
+    path: values.path,
+    from: values.from,
+    to: values.to,
+    glob: values.glob,
+    recursive: values["no-recursive"] ? false : undefined,
+    maxDepth: number(values["max-depth"]),
+    includeDirectories: values.dirs ? true : undefined,
+    includeFiles: values["no-files"] ? false : undefined,
+    sort: values.sort,
+    limit: number(values.limit),
+    cursor: values.cursor,
+    includeUnknownTime: values["include-unknown-time"] ? true : undefined,
+  };
+  for (const key of Object.keys(args)) if (args[key] === undefined) delete args[key];
+  return args;
+}
+
+function progressLine(io: CliIo): ((p: ScanProgress) => void) | undefined {
+  if (!io.errIsTerminal) return undefined;
+  return ({ files, directories }) =>
+    io.err(`\r\x1b[KScanning: ${files} files in ${directories} folders...`);
+}
+
+function usageError(io: CliIo, message: string): number {
+  io.err(
+    [
+      "ErrorCode: InvalidArgument",
+      `Message: ${message}`,
+      "Fix: See 'file-time-search --help' for the commands and options.",
+    ].join("\n") + "\n",
+  );
+  return 2;
+}
