@@ -1,22 +1,47 @@
 /**
- * The README's commands and client configuration, run as printed (with the placeholder
- * folders replaced by a temp tree and this checkout).
+ * Every command and client configuration in the README, run as printed: placeholder
+ * folders are replaced by a temp tree and this checkout, and the downloaded binary (which
+ * only the release workflow can build) by a stand-in script with the compile tasks' flags.
  */
 import assert from "node:assert/strict";
+import path from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { makeTree, T0 } from "./helpers/tree.ts";
+import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
+import { makeTree, T0, type TempTree } from "./helpers/tree.ts";
 
 const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const README = Deno.readTextFileSync(`${REPO}/README.md`);
+const BINARY = "/home/me/bin/file-time-search";
+const sanitize = { sanitizeOps: false, sanitizeResources: false };
 
 /** Every fenced block of the README with the given info string. */
 function blocks(lang: string): string[] {
   return [...README.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) =>
     m[1]!
   );
+}
+
+/** The README's text with its placeholders pointing at real places. */
+function pasted(text: string, tree: TempTree, binary: string): string {
+  return text.replaceAll("/home/me/Documents", tree.root)
+    .replaceAll("/home/me/file-time-search", REPO)
+    .replaceAll(BINARY, binary)
+    .replaceAll("$HOME/Documents", tree.root);
+}
+
+/** A stand-in for the compiled binary: the same flags as the compile tasks. */
+async function standInBinary(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "fts-bin-" });
+  const file = path.join(dir, "file-time-search");
+  await Deno.writeTextFile(
+    file,
+    `#!/bin/sh\nexec "${Deno.execPath()}" run --quiet ${V8_FLAGS} --allow-read ${ALLOW_ENV} "${REPO}/main.ts" "$@"\n`,
+  );
+  await Deno.chmod(file, 0o755);
+  return file;
 }
 
 async function searchThrough(transport: StdioClientTransport): Promise<string[]> {
@@ -40,40 +65,97 @@ async function searchThrough(transport: StdioClientTransport): Promise<string[]>
 }
 
 Deno.test({
-  name: "README client config works when pasted",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  name: "README client configurations work when pasted",
+  ignore: Deno.build.os === "windows",
+  ...sanitize,
   async fn() {
     await using tree = await makeTree({ "notes/a.md": { mtime: T0 }, "b.txt": { mtime: T0 } });
-    const config = blocks("json").find((b) => b.includes("mcpServers"));
-    assert.ok(config, "README has a client config");
-    const pasted = config.replaceAll("/home/me/Documents", tree.root)
-      .replaceAll("/home/me/file-time-search", REPO);
-    const server = JSON.parse(pasted).mcpServers["file-time-search"];
-    const transport = new StdioClientTransport({
-      command: server.command,
-      args: server.args,
-      env: server.env,
-      stderr: "ignore",
-    });
-    assert.deepEqual(await searchThrough(transport), ["notes/a.md"]);
+    const binary = await standInBinary();
+    const configs = blocks("json").filter((b) =>
+      b.includes('"mcpServers"') || b.includes('"servers"')
+    );
+    assert.equal(configs.length, 3, "Claude Desktop / Cursor, Cursor with the binary, VS Code");
+    for (const config of configs) {
+      const parsed = JSON.parse(pasted(config, tree, binary));
+      const server = (parsed.mcpServers ?? parsed.servers)["file-time-search"];
+      const transport = new StdioClientTransport({
+        command: server.command,
+        args: server.args ?? [],
+        env: server.env,
+        stderr: "ignore",
+      });
+      assert.deepEqual(await searchThrough(transport), ["notes/a.md"], config);
+    }
+    await Deno.remove(path.dirname(binary), { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "README Claude Code commands work when pasted",
+  ignore: Deno.build.os === "windows",
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree({ "x/a.md": { mtime: T0 } });
+    const binary = await standInBinary();
+    const lines = [
+      ...blocks("sh").flatMap((b) => b.split("\n")),
+      ...[...README.matchAll(/`(claude mcp add [^`]+)`/g)].map((m) => m[1]!),
+    ].filter((l) => l.startsWith("claude mcp add"));
+    assert.equal(lines.length, 2);
+    for (const line of lines) {
+      // `claude mcp add NAME --env K=V -- COMMAND ARGS...`: run what Claude Code would.
+      const words = pasted(line, tree, binary).split(" ");
+      const dashes = words.indexOf("--");
+      const env: Record<string, string> = {};
+      words.slice(0, dashes).forEach((w, i, all) => {
+        if (all[i - 1] === "--env") env[w.split("=")[0]!] = w.slice(w.indexOf("=") + 1);
+      });
+      const [command, ...args] = words.slice(dashes + 1);
+      const transport = new StdioClientTransport({
+        command: command!,
+        args,
+        env,
+        stderr: "ignore",
+      });
+      assert.deepEqual(await searchThrough(transport), ["x/a.md"], line);
+    }
+    await Deno.remove(path.dirname(binary), { recursive: true });
   },
 });
 
 Deno.test({
   name: "README quick-start start command serves on stdio",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...sanitize,
   async fn() {
     await using tree = await makeTree({ "a.md": { mtime: T0 } });
     const line = blocks("sh")[0]!.split("\n").find((l) => l.includes("task start"));
     assert.ok(line, "README has a start command");
     const transport = new StdioClientTransport({
       command: "sh",
-      args: ["-c", line.replaceAll("$HOME/Documents", tree.root)],
+      args: ["-c", pasted(line, tree, BINARY)],
       cwd: REPO,
       stderr: "ignore",
     });
     assert.deepEqual(await searchThrough(transport), ["a.md"]);
   },
+});
+
+Deno.test("README command-line example prints a table", async () => {
+  await using tree = await makeTree({
+    "a.md": { mtime: Date.UTC(2025, 11, 2) },
+    "old.md": { mtime: T0 },
+  });
+  const line = blocks("sh").flatMap((b) => b.split("\n")).find((l) => l.includes("task cli"));
+  assert.ok(line, "README has a CLI example");
+  const out = await new Deno.Command("sh", {
+    args: ["-c", pasted(line, tree, BINARY)],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assert.equal(out.code, 0);
+  const text = new TextDecoder().decode(out.stdout);
+  assert.match(text, /^PATH\s+KIND/);
+  assert.match(text, /\na\.md\s+file/);
+  assert.ok(!text.includes("old.md"), "--from leaves the old file out");
 });

@@ -1,0 +1,200 @@
+/**
+ * Builds docs/examples.md from the running server: each request is sent as a raw
+ * JSON-RPC line on stdin, exactly as printed, and the answers are captured as they come.
+ * `deno task examples` rewrites the file; tests/docs_examples_test.ts checks it is current.
+ *
+ * @module
+ */
+import path from "node:path";
+import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
+
+/** The folder the examples search; always the same, so cursors come out the same. */
+export const EXAMPLE_ROOT = path.join(
+  path.parse(Deno.cwd()).root,
+  "tmp",
+  "file-time-search-examples",
+  "Documents",
+);
+
+const FILES: Record<string, string> = {
+  "notes/2025-12-01 standup.md": "2025-12-01T09:30:00Z",
+  "notes/2025-12-08 standup.md": "2025-12-08T09:30:00Z",
+  "notes/ideas.md": "2025-12-10T21:15:00Z",
+  "projects/site/index.html": "2025-11-20T14:00:00Z",
+  "projects/site/style.css": "2025-12-09T16:45:00Z",
+  "reports/q4.pdf": "2025-12-12T08:00:00Z",
+  "todo.txt": "2025-12-14T07:05:00Z",
+};
+
+/** Makes the example folder afresh, with fixed contents and times. */
+export async function makeExampleTree(): Promise<void> {
+  await Deno.remove(EXAMPLE_ROOT, { recursive: true }).catch(() => {});
+  for (const [rel, mtime] of Object.entries(FILES)) {
+    const file = path.join(EXAMPLE_ROOT, ...rel.split("/"));
+    await Deno.mkdir(path.dirname(file), { recursive: true });
+    await Deno.writeTextFile(file, `${rel}\n`);
+    await Deno.utime(file, new Date(mtime), new Date(mtime));
+  }
+  // Folders get fixed times too, deepest first (making children changed them).
+  const folders = new Set<string>();
+  for (const rel of Object.keys(FILES)) {
+    const parts = rel.split("/");
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/"));
+  }
+  const FOLDER_TIME = new Date("2025-12-14T07:00:00Z");
+  for (const rel of [...folders].sort((a, b) => b.length - a.length)) {
+    await Deno.utime(path.join(EXAMPLE_ROOT, ...rel.split("/")), FOLDER_TIME, FOLDER_TIME);
+  }
+}
+
+interface Example {
+  title: string;
+  text: string;
+  request: Record<string, unknown>;
+}
+
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+/** The examples, in order; later ones may use cursors that earlier ones returned. */
+export const EXAMPLES: Example[] = [
+  {
+    title: "Start a session",
+    text:
+      "Every session starts with `initialize`, then the `notifications/initialized` notification.",
+    request: {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "example-client", version: "1.0.0" },
+      },
+    },
+  },
+  {
+    title: "Which folders may be searched",
+    text: "`fs.list_roots` names the allowed roots; pass one of them as `root`, or omit `root`.",
+    request: call(2, "fs.list_roots", {}),
+  },
+  {
+    title: "Markdown files changed in the first half of December",
+    text: "`from` is inclusive, `to` exclusive; `**/*.md` matches at any depth.",
+    request: call(3, "fs.search_by_time", {
+      timeField: "modified",
+      from: "2025-12-01T00:00:00Z",
+      to: "2025-12-15T00:00:00Z",
+      glob: "**/*.md",
+    }),
+  },
+  {
+    title: "The two newest files, then the next page",
+    text:
+      "With `limit: 2` the result has a `nextCursor`; the next request repeats the arguments and adds it.",
+    request: call(4, "fs.search_by_time", { timeField: "modified", limit: 2 }),
+  },
+  {
+    title: "Page two",
+    text: "The cursor is opaque: pass it back unchanged, with the same arguments.",
+    request: call(5, "fs.search_by_time", {
+      timeField: "modified",
+      limit: 2,
+      cursor: "CURSOR_FROM_4",
+    }),
+  },
+  {
+    title: "Folders and files under one folder, by path",
+    text:
+      "`path` is relative to the root; `includeDirectories` adds folders (with `sizeBytes: null`).",
+    request: call(6, "fs.search_by_time", {
+      timeField: "modified",
+      path: "projects",
+      includeDirectories: true,
+      sort: "path_asc",
+    }),
+  },
+  {
+    title: "A mistake the model can fix: from after to",
+    text: "Tool errors come back as `isError: true` with three lines and a JSON twin.",
+    request: call(7, "fs.search_by_time", {
+      timeField: "modified",
+      from: "2025-12-15T00:00:00Z",
+      to: "2025-12-01T00:00:00Z",
+    }),
+  },
+  {
+    title: "A path that leaves the root",
+    text: "Paths are relative and stay inside the root.",
+    request: call(8, "fs.search_by_time", { timeField: "modified", path: "../.ssh" }),
+  },
+];
+
+/** Runs the examples against a fresh server; returns the Markdown. */
+export async function render(): Promise<string> {
+  await makeExampleTree();
+  const main = new URL("../main.ts", import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", V8_FLAGS, "--allow-read", ALLOW_ENV, main],
+    env: { ALLOW_ROOTS: EXAMPLE_ROOT },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  const nextLine = async (): Promise<string> => {
+    while (!buffered.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error("server closed");
+      buffered += value;
+    }
+    const i = buffered.indexOf("\n");
+    const line = buffered.slice(0, i);
+    buffered = buffered.slice(i + 1);
+    return line;
+  };
+  const send = (m: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(m) + "\n"));
+  const out: string[] = [HEADER.replace("EXAMPLE_ROOT", EXAMPLE_ROOT)];
+  const cursors = new Map<number, string>();
+  for (const example of EXAMPLES) {
+    let text = JSON.stringify(example.request);
+    for (const [id, cursor] of cursors) text = text.replace(`CURSOR_FROM_${id}`, cursor);
+    await send(JSON.parse(text));
+    const reply = JSON.parse(await nextLine());
+    const next = reply.result?.structuredContent?.nextCursor;
+    if (typeof next === "string") cursors.set(reply.id, next);
+    if (example.request.method === "initialize") {
+      await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    }
+    out.push(
+      `## ${example.title}\n\n${example.text}\n\nRequest (one line on stdin):\n\n\`\`\`json\n${text}\n\`\`\`\n\nResponse:\n\n\`\`\`json\n${
+        JSON.stringify(reply, null, 2)
+      }\n\`\`\`\n`,
+    );
+  }
+  await writer.close();
+  await child.status;
+  return out.join("\n");
+}
+
+const HEADER = `# Examples
+
+Real requests and responses, captured from the running server by \`deno task examples\`
+(docs/examples.ts), which tests/docs_examples_test.ts runs again to check that this page
+is current. The server was started as the README shows, with
+\`ALLOW_ROOTS=EXAMPLE_ROOT\`, over a folder with seven files whose modification times
+are set to fixed December 2025 instants. Each request is one line on the server's stdin;
+each response is the line it wrote back, pretty-printed here. \`createdAt\` values are
+the files' real creation times, so they change from run to run, as do \`elapsedMs\` and
+the server time in the summary line.
+`;
+
+if (import.meta.main) {
+  await Deno.writeTextFile(new URL("./examples.md", import.meta.url), await render());
+}

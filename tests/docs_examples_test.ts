@@ -1,0 +1,25 @@
+/**
+ * docs/examples.md is what the server really answers to the requests it shows: the
+ * requests are sent again, as printed, and the answers compared, apart from the values
+ * that change by nature (creation times, elapsed time, the server's clock).
+ */
+import assert from "node:assert/strict";
+import { render } from "../docs/examples.ts";
+
+/** Blanks what differs from run to run. */
+function stable(markdown: string): string {
+  return markdown
+    .replace(/"createdAt": "[^"]*"/g, '"createdAt": "…"')
+    .replace(/\\"createdAt\\":\\"[^"\\]*\\"/g, '\\"createdAt\\":\\"…\\"')
+    .replace(/elapsedMs\\?"?: ?\d+/g, "elapsedMs: …")
+    .replace(/Server time: [0-9T:.\-]+Z/g, "Server time: …");
+}
+
+Deno.test({
+  name: "docs/examples.md matches what the server answers now",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const printed = await Deno.readTextFile(new URL("../docs/examples.md", import.meta.url));
+    assert.equal(stable(await render()), stable(printed));
+  },
+});
