@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import path from "node:path";
 import os from "node:os";
@@ -27,7 +28,7 @@ const { values } = parseArgs({
 });
 const RUNS = Number(values.runs);
 const DAY = 86_400_000;
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

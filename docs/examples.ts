@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
 
@@ -137,7 +138,7 @@ export const EXAMPLES: Example[] = [
 /** Runs the examples against a fresh server; returns the Markdown. */
 export async function render(): Promise<string> {
   await makeExampleTree();
-  const main = new URL("../main.ts", import.meta.url).pathname;
+  const main = fileURLToPath(new URL("../main.ts", import.meta.url));
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", V8_FLAGS, "--allow-read", ALLOW_ENV, main],
     env: { ALLOW_ROOTS: EXAMPLE_ROOT },

@@ -3,6 +3,7 @@
  * folders are replaced by a temp tree and this checkout, and the downloaded binary (which
  * only the release workflow can build) by a stand-in script with the compile tasks' flags.
  */
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import path from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
@@ -12,7 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
 import { makeTree, T0, type TempTree } from "./helpers/tree.ts";
 
-const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const README = Deno.readTextFileSync(`${REPO}/README.md`);
 const BINARY = "/home/me/bin/file-time-search";
 const sanitize = { sanitizeOps: false, sanitizeResources: false };

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 // @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
@@ -14,7 +15,7 @@ import { V8_FLAGS } from "../../src/runtime_flags.ts";
 import type { TestSeam } from "../../src/search/test_seam.ts";
 
 /** The server's entry module. */
-export const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+export const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 /** The flags of `deno task start`, plus env access for the test seam. */
 export const SERVER_ARGS = [
   "run",
