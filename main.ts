@@ -10,7 +10,7 @@
  */
 import denoJson from "./deno.json" with { type: "json" };
 import { type CliIo, runCli } from "./src/cli/cli.ts";
-import { ConfigError, loadConfig } from "./src/config.ts";
+import { ConfigError, loadConfig, readablePaths } from "./src/config.ts";
 import { createServer, type Log } from "./src/mcp/server.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { systemClock } from "./src/search/clock.ts";
@@ -65,7 +65,7 @@ async function serve(): Promise<number> {
     }
     throw err;
   }
-  const readPaths = [...new Set(config.roots.flatMap((r) => [r.path, r.realPath]))];
+  const readPaths = readablePaths(config);
   const unreadable = [WORKER_MODULE, ...readPaths].find((path) =>
     Deno.permissions.querySync({ name: "read", path }).state !== "granted"
   );

@@ -156,6 +156,11 @@ export function loadConfig(sources: ConfigSources): Config {
   return { roots, defaultRoot, limits };
 }
 
+/** Every path the scan workers must be able to read: each root and its real path. */
+export function readablePaths(config: Config): string[] {
+  return [...new Set(config.roots.flatMap((r) => [r.path, r.realPath]))];
+}
+
 /**
  * The allowed root that the request's `root` names after normalization, if any.
  * It must be absolute; a subfolder of a root is not a root.

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { type Config, ConfigError, loadConfig } from "../config.ts";
+import { type Config, ConfigError, loadConfig, readablePaths } from "../config.ts";
 import { ToolError } from "../errors.ts";
 import { errorResult } from "../mcp/result.ts";
 import type { Clock } from "../search/clock.ts";
@@ -119,8 +119,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`file-time-search: ${err.message.replace("ALLOW_ROOTS entry", "root")}\n`);
     return 2;
   }
-  const readPaths = [...new Set(config.roots.flatMap((r) => [r.path, r.realPath]))];
-  const scanner = io.scanner(readPaths);
+  const scanner = io.scanner(readablePaths(config));
   try {
     const result = await searchByTime(
       toolArguments(values),

@@ -70,7 +70,7 @@ export class LineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return;
-    await this.#writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    await this.#writeLine(message);
     if (!("method" in message) && "id" in message && message.id !== undefined) {
       this.#pending.delete(message.id);
       if (this.#pending.size === 0) this.#drained?.();
@@ -166,8 +166,12 @@ export class LineTransport implements Transport {
   async #reject(code: number, message: string, id: string | number | null = null): Promise<void> {
     this.#log("warning", message);
     if (this.#closed) return;
-    const reply = { jsonrpc: "2.0", id, error: { code, message } };
-    await this.#writer.write(this.#encoder.encode(JSON.stringify(reply) + "\n"));
+    await this.#writeLine({ jsonrpc: "2.0", id, error: { code, message } });
+  }
+
+  /** Writes one message as one line. */
+  #writeLine(message: unknown): Promise<void> {
+    return this.#writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
   }
 }
 

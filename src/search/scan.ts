@@ -117,22 +117,12 @@ export async function scan(
     () => resolveStart(fs, root, request.startRel, guard),
   );
   const stats: WalkStats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0 };
+  const nothingCanMatch = (!request.includeFiles && !request.includeDirectories) ||
+    (request.from !== null && request.from === request.to);
+  if (nothingCanMatch) return completeOutcome([], stats);
   const order = keyOrder(request.sort);
   const bySort = new TopK<Match>(request.limit + 1, (a, b) => order(a.key, b.key));
   const byPath: Match[] = [];
-  const nothingCanMatch = (!request.includeFiles && !request.includeDirectories) ||
-    (request.from !== null && request.from === request.to);
-  if (nothingCanMatch) {
-    return {
-      stopped: null,
-      bySort: [],
-      byPath: [],
-      all: null,
-      allComplete: false,
-      stats,
-      entrySkipped: 0,
-    };
-  }
 
   const matchesGlob = request.glob === null ? null : compileGlob(request.glob);
   const { afterKey } = request;
@@ -192,7 +182,7 @@ export async function scan(
 
   // path_asc: a cursor's key is a walk position too, so the walk seeks straight to it.
   let afterPath = request.afterPath;
-  if (request.sort === "path_asc" && afterKey && (afterPath === null || afterKey.p > afterPath)) {
+  if (pathOrder && afterKey && (afterPath === null || afterKey.p > afterPath)) {
     afterPath = afterKey.p;
   }
   const startIsDirectory = start.isDirectory;
@@ -229,6 +219,19 @@ export async function scan(
     allComplete: complete && all !== null && !cut,
     stats: { ...stats, skipped: stats.skipped + entrySkipped },
     entrySkipped,
+  };
+}
+
+/** A complete outcome with these candidates and nothing else (no snapshot, no stop). */
+export function completeOutcome(bySort: Match[], stats: WalkStats): ScanOutcome {
+  return {
+    stopped: null,
+    bySort,
+    byPath: [],
+    all: null,
+    allComplete: false,
+    stats,
+    entrySkipped: 0,
   };
 }
 

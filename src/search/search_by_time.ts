@@ -11,7 +11,7 @@ import { encodeCursor } from "./cursor.ts";
 import { parseArguments } from "./arguments.ts";
 import { buildPage } from "./page.ts";
 import type { SearchQuery, TimeField } from "./query.ts";
-import type { Match, ScanOutcome, ScanProgress } from "./scan.ts";
+import { completeOutcome, type Match, type ScanOutcome, type ScanProgress } from "./scan.ts";
 import { keyOrder } from "./order.ts";
 import type { Snapshot, SnapshotCache } from "./snapshot_cache.ts";
 import type { Scanner } from "./scanner.ts";
@@ -160,17 +160,13 @@ function fromSnapshot(
     else hi = mid;
   }
   if (!complete && lo + query.limit + 1 > snapshot.length) return undefined;
-  const bySort = snapshot.slice(lo, lo + query.limit + 1);
-  return {
-    stopped: null,
-    bySort,
-    byPath: [],
-    all: null,
-    allComplete: false,
-    stats: { scannedDirectories: 0, scannedFiles: 0, skipped: 0 },
-    entrySkipped: 0,
-  };
+  return completeOutcome(snapshot.slice(lo, lo + query.limit + 1), {
+    scannedDirectories: 0,
+    scannedFiles: 0,
+    skipped: 0,
+  });
 }
+
 function toOutput(match: Match): MatchOutput {
   return {
     path: match.path,
