@@ -11,20 +11,13 @@
 import denoJson from "./deno.json" with { type: "json" };
 import { type CliIo, runCli } from "./src/cli/cli.ts";
 import { ConfigError, loadConfig, readablePaths } from "./src/config.ts";
-import { createServer, type Log } from "./src/mcp/server.ts";
-import { LineTransport } from "./src/mcp/line_transport.ts";
-import { systemClock } from "./src/search/clock.ts";
-import { SnapshotCache } from "./src/search/snapshot_cache.ts";
-import { disabledGuardForTests } from "./src/security/guard.ts";
-import type { TestSeam } from "./src/search/test_seam.ts";
+import { type Log, serve } from "./src/mcp/server.ts";
+import { systemClock } from "./src/ports/clock.ts";
 import { WORKER_URL, WorkerScanner } from "./src/search/scanner.ts";
 import { fileURLToPath as fromFileUrl } from "node:url";
 
 /** The scan worker's module: creating a worker needs read access to it. */
 const WORKER_MODULE = fromFileUrl(WORKER_URL);
-
-/** Test-only: JSON of a {@linkcode TestSeam}; read only where env access to it is granted. */
-const SEAM_VARIABLE = "FILE_TIME_SEARCH_TEST_SEAM";
 
 function readEnv(name: string): string | undefined {
   const state = Deno.permissions.querySync({ name: "env", variable: name }).state;
@@ -51,10 +44,6 @@ function cliIo(): CliIo {
 
 async function main(args: string[]): Promise<number> {
   if (args.length > 0) return await runCli(args, cliIo());
-  return await serve();
-}
-
-async function serve(): Promise<number> {
   let config;
   try {
     config = loadConfig({ env: readEnv });
@@ -65,8 +54,7 @@ async function serve(): Promise<number> {
     }
     throw err;
   }
-  const readPaths = readablePaths(config);
-  const unreadable = [WORKER_MODULE, ...readPaths].find((path) =>
+  const unreadable = [WORKER_MODULE, ...readablePaths(config)].find((path) =>
     Deno.permissions.querySync({ name: "read", path }).state !== "granted"
   );
   if (unreadable !== undefined) {
@@ -79,28 +67,13 @@ async function serve(): Promise<number> {
     );
     return 2;
   }
-  const seamText = readEnv(SEAM_VARIABLE);
-  const seam = seamText ? JSON.parse(seamText) as TestSeam : undefined;
-  const scanner = new WorkerScanner({
-    readPaths,
-    ...(seam ? { seam } : {}),
-  });
-  const server = createServer({
+  await serve({
     config,
-    scanner,
-    clock: systemClock,
-    snapshots: new SnapshotCache(systemClock),
     version: denoJson.version,
     log,
-    ...(seam?.disableGuard ? { guard: disabledGuardForTests } : {}),
+    input: Deno.stdin.readable,
+    output: Deno.stdout.writable,
   });
-  const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable, { log });
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-  });
-  await server.connect(transport);
-  await closed;
-  scanner.close();
   return 0;
 }
 

@@ -7,10 +7,11 @@
 import { parseArgs } from "node:util";
 import { type Config, ConfigError, loadConfig, readablePaths } from "../config.ts";
 import { ToolError } from "../errors.ts";
-import { errorResult } from "../mcp/result.ts";
-import type { Clock } from "../search/clock.ts";
-import type { Scanner } from "../search/scanner.ts";
+import type { Clock } from "../ports/clock.ts";
+import { errorText } from "../presentation.ts";
+import { Pager } from "../search/paging.ts";
 import type { ScanProgress } from "../search/scan.ts";
+import type { Scanner } from "../search/scanner.ts";
 import { searchByTime } from "../search/search_by_time.ts";
 import { formatTable } from "./table.ts";
 
@@ -123,7 +124,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     const result = await searchByTime(
       toolArguments(values),
-      { config, scanner, clock: io.clock },
+      { config, pager: new Pager({ scanner, clock: io.clock, snapshots: false }), clock: io.clock },
       undefined,
       progressLine(io),
     );
@@ -136,8 +137,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (err) {
     if (!(err instanceof ToolError)) throw err;
-    const text = errorResult(err).content[0];
-    io.err((text?.type === "text" ? text.text : err.message) + "\n");
+    io.err(errorText(err) + "\n");
     return 1;
   } finally {
     scanner.close();

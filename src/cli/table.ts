@@ -3,8 +3,8 @@
  *
  * @module
  */
+import { summaryLine } from "../presentation.ts";
 import type { SearchResult } from "../search/search_by_time.ts";
-import { summaryLine } from "../mcp/result.ts";
 
 /**
  * Formats a search result as an aligned table, then the summary line and, if there
@@ -18,9 +18,9 @@ import { summaryLine } from "../mcp/result.ts";
  * ```
  */
 export function formatTable(result: SearchResult, now: number): string {
-  const { output, query } = result;
+  const { output, request } = result;
   const rows = output.matches.map((m) => {
-    const t = query.timeField === "modified" ? m.modifiedAt : m.createdAt;
+    const t = request.filter.timeField === "modified" ? m.modifiedAt : m.createdAt;
     return [
       m.path,
       m.isDirectory ? "dir" : "file",

@@ -1,6 +1,6 @@
 /**
  * The MCP server: the low-level SDK `Server` with `tools/list` and `tools/call`
- * (DECISIONS §3). Unknown tools and malformed calls are JSON-RPC errors; everything
+ * (contract §3). Unknown tools and malformed calls are JSON-RPC errors; everything
  * the tool itself rejects is an `isError` result.
  *
  * @module
@@ -16,12 +16,19 @@ import {
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { type Config, readablePaths } from "../config.ts";
 import { ToolError } from "../errors.ts";
+import { systemClock } from "../ports/clock.ts";
+import { summaryLine } from "../presentation.ts";
+import type { Guard } from "../security/guard.ts";
+import { Pager } from "../search/paging.ts";
+import { WorkerScanner } from "../search/scanner.ts";
 import type { ScanProgress } from "../search/scan.ts";
 import { searchByTime, type SearchDeps } from "../search/search_by_time.ts";
+import { LineTransport } from "./line_transport.ts";
 import { LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
 import { type Log, McpLog } from "./logging.ts";
-import { errorResult, successResult, summaryLine } from "./result.ts";
+import { errorResult, successResult } from "./result.ts";
 import { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./tool_schema.ts";
 
 export type { Log };
@@ -51,21 +58,31 @@ interface HandlerExtra {
   sendNotification: (notification: ServerNotification) => Promise<void>;
 }
 
-/** Sends `notifications/progress` for a call that asked for it (DECISIONS §12). */
-function progressReporter(
-  token: string | number | undefined,
-  extra: HandlerExtra,
-): ((progress: ScanProgress) => void) | undefined {
-  if (token === undefined) return undefined;
-  return ({ scanned, files, directories }) => {
-    extra.sendNotification({
-      method: "notifications/progress",
-      params: {
-        progressToken: token,
-        progress: scanned,
-        message: `Scanning: ${files} files and ${directories} folders so far.`,
-      },
-    }).catch(() => {}); // the client may be gone; the call's own answer reports that
+/**
+ * Sends `notifications/progress` for a call that asked for it (contract §12).
+ * `flush()` waits until every one is sent: a client drops progress that arrives after
+ * the call's answer, so the answer waits for them.
+ */
+function progressReporter(token: string | number | undefined, extra: HandlerExtra): {
+  report?: (progress: ScanProgress) => void;
+  flush(): Promise<unknown>;
+} {
+  if (token === undefined) return { flush: () => Promise.resolve() };
+  const sent: Promise<void>[] = [];
+  return {
+    report: ({ scanned, files, directories }) => {
+      sent.push(
+        extra.sendNotification({
+          method: "notifications/progress",
+          params: {
+            progressToken: token,
+            progress: scanned,
+            message: `Scanning: ${files} files and ${directories} folders so far.`,
+          },
+        }).catch(() => {}), // the client may be gone; the call's own answer reports that
+      );
+    },
+    flush: () => Promise.all(sent),
   };
 }
 
@@ -94,13 +111,10 @@ export function createServer(deps: ServerDeps): Server {
       if (params.name !== SEARCH_TOOL_NAME) {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
+      const progress = progressReporter(params._meta?.progressToken, extra);
       try {
-        const result = await searchByTime(
-          params.arguments,
-          deps,
-          extra.signal,
-          progressReporter(params._meta?.progressToken, extra),
-        );
+        const result = await searchByTime(params.arguments, deps, extra.signal, progress.report);
+        await progress.flush();
         const { stats } = result.output;
         log.log(
           "info",
@@ -127,4 +141,46 @@ export function createServer(deps: ServerDeps): Server {
     },
   );
   return server;
+}
+
+/** Options of {@linkcode serve}. */
+export interface ServeOptions {
+  config: Config;
+  version: string;
+  /** Writes one line to stderr. */
+  log: Log;
+  /** Newline-delimited JSON-RPC in and out (stdin and stdout). */
+  input: ReadableStream<Uint8Array>;
+  output: WritableStream<Uint8Array>;
+  /** The scan workers' entry module. Default: the real one. */
+  workerUrl?: URL;
+  /** Layer 1. Default: the strict guard. */
+  guard?: Guard;
+}
+
+/**
+ * Serves MCP on `input`/`output` until the input ends and every request already read
+ * is answered; then stops the scan workers.
+ */
+export async function serve(options: ServeOptions): Promise<void> {
+  const { config, log, workerUrl, guard } = options;
+  const scanner = new WorkerScanner({
+    readPaths: readablePaths(config),
+    ...(workerUrl ? { workerUrl } : {}),
+  });
+  const server = createServer({
+    config,
+    pager: new Pager({ scanner, clock: systemClock }),
+    clock: systemClock,
+    version: options.version,
+    log,
+    ...(guard ? { guard } : {}),
+  });
+  const transport = new LineTransport(options.input, options.output, { log });
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  await closed;
+  scanner.close();
 }

@@ -1,6 +1,7 @@
 /**
- * Checking `fs.search_by_time` arguments, in the order of DECISIONS §5 steps 1 to 8;
- * the first failure is reported.
+ * Checking `fs.search_by_time` arguments, in the order of contract §5 steps 1 to 8;
+ * the first failure is reported. The result is the {@linkcode SearchRequest} every
+ * later stage takes.
  *
  * @module
  */
@@ -11,7 +12,14 @@ import { hostRules, isWithin, normalizeAbsolute } from "../security/path_guard.t
 import { type Guard, strictGuard } from "../security/guard.ts";
 import { decodeCursor, queryHash } from "./cursor.ts";
 import { compileGlob } from "./glob.ts";
-import { type SearchQuery, type Sort, SORTS, TIME_FIELDS, type TimeField } from "./query.ts";
+import {
+  type SearchRequest,
+  type Sort,
+  SORTS,
+  TIME_FIELDS,
+  type TimeField,
+  WHOLE,
+} from "./request.ts";
 import { parseDateTime } from "./time.ts";
 
 /** Length limits of DECISIONS §14, in UTF-16 code units. */
@@ -47,7 +55,7 @@ export const argumentsShape = z.strictObject({
 
 /** A checked request and the hash its cursors carry. */
 export interface ParsedArguments {
-  query: SearchQuery;
+  request: SearchRequest;
   queryHash: string;
 }
 
@@ -58,8 +66,8 @@ export interface ParsedArguments {
  *
  * @example
  * ```ts
- * const { query } = parseArguments({ timeField: "modified", glob: "**\/*.md" }, config);
- * query.sort; // "time_desc"
+ * const { request } = parseArguments({ timeField: "modified", glob: "**\/*.md" }, config);
+ * request.order; // "time_desc"
  * ```
  */
 export function parseArguments(
@@ -133,24 +141,33 @@ export function parseArguments(
     : checkRoot(args.root, config);
   const path = args.path === undefined ? "" : guard.relativePath(args.path);
 
-  const base = {
+  const query = {
     root,
-    path,
-    timeField,
-    from,
-    to,
-    glob,
-    recursive: args.recursive ?? true,
-    maxDepth,
-    includeFiles: args.includeFiles ?? true,
-    includeDirectories: args.includeDirectories ?? false,
-    includeUnknownTime: args.includeUnknownTime ?? false,
+    start: { path, recursive: args.recursive ?? true, maxDepth },
+    filter: {
+      timeField,
+      from,
+      to,
+      glob,
+      includeFiles: args.includeFiles ?? true,
+      includeDirectories: args.includeDirectories ?? false,
+      includeUnknownTime: args.includeUnknownTime ?? false,
+    },
   };
-  const hash = queryHash(base);
+  const hash = queryHash(query);
 
   // 8. cursor
-  const cursor = args.cursor === undefined ? null : decodeCursor(args.cursor, sort, hash);
-  return { query: { ...base, sort, limit, cursor }, queryHash: hash };
+  const after = args.cursor === undefined ? null : decodeCursor(args.cursor, sort, hash);
+  const request: SearchRequest = {
+    ...query,
+    order: sort,
+    limit,
+    after,
+    limits: config.limits,
+    share: WHOLE,
+    keepAll: 0,
+  };
+  return { request, queryHash: hash };
 }
 
 function invalidArgument(issue: z.core.$ZodIssue | undefined, raw: unknown): ToolError {
@@ -227,7 +244,7 @@ function checkTime(name: "from" | "to", value: string | undefined): number | nul
   return ms;
 }
 
-function checkRoot(value: string, config: Config): SearchQuery["root"] {
+function checkRoot(value: string, config: Config): SearchRequest["root"] {
   const found = findRoot(config.roots, value);
   if (found) return found;
   const abs = hostRules.isAbsolute(value) ? normalizeAbsolute(value) : null;

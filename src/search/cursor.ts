@@ -1,6 +1,7 @@
 /**
- * Opaque cursors (DECISIONS §10): base64url (no padding) of UTF-8 JSON
- * `{"v":1,"s":sort,"t":ms|null,"p":path,"w":boundary,"q":queryHash}`.
+ * Opaque cursors (contract §10): base64url (no padding) of UTF-8 JSON
+ * `{"v":1,"s":sort,"t":ms|null,"p":path,"w":boundary,"q":queryHash}`. The only module
+ * that knows these letters; everywhere else a cursor is a {@linkcode Position}.
  *
  * A cursor's contents are only ever compared with paths and times; they are never
  * used to open anything.
@@ -9,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { ToolError } from "../errors.ts";
-import { type Cursor, type SearchQuery, type Sort, SORTS } from "./query.ts";
+import { type Position, type SearchRequest, type Sort, SORTS } from "./request.ts";
 
 /** The cursor format version this server writes and reads. */
 export const CURSOR_VERSION = 1;
@@ -17,21 +18,21 @@ export const CURSOR_VERSION = 1;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /**
- * Encodes a cursor for the query whose hash is `q`.
+ * Encodes where the next page of a query in order `sort` starts; `q` is the query's hash.
  *
  * @example
  * ```ts
- * const text = encodeCursor({ s: "path_asc", key: { t: 5, p: "a.md" }, w: null }, "abc");
- * decodeCursor(text, "path_asc", "abc").key; // { t: 5, p: "a.md" }
+ * const text = encodeCursor("path_asc", { key: { time: 5, path: "a.md" }, boundary: null }, "abc");
+ * decodeCursor(text, "path_asc", "abc").key; // { time: 5, path: "a.md" }
  * ```
  */
-export function encodeCursor(cursor: Cursor, q: string): string {
-  const payload: Record<string, unknown> = { v: CURSOR_VERSION, s: cursor.s };
-  if (cursor.key) {
-    payload.t = cursor.key.t;
-    payload.p = cursor.key.p;
+export function encodeCursor(sort: Sort, position: Position, q: string): string {
+  const payload: Record<string, unknown> = { v: CURSOR_VERSION, s: sort };
+  if (position.key) {
+    payload.t = position.key.time;
+    payload.p = position.key.path;
   }
-  if (cursor.w !== null) payload.w = cursor.w;
+  if (position.boundary !== null) payload.w = position.boundary;
   payload.q = q;
   const bytes = new TextEncoder().encode(JSON.stringify(payload));
   return bytesToBase64url(bytes);
@@ -43,7 +44,7 @@ export function encodeCursor(cursor: Cursor, q: string): string {
  * @throws {ToolError} `CursorInvalid` (not base64url, not JSON, missing or mistyped
  * fields, another query's cursor), `CursorVersionMismatch`, `CursorSortMismatch`.
  */
-export function decodeCursor(text: string, sort: Sort, q: string): Cursor {
+export function decodeCursor(text: string, sort: Sort, q: string): Position {
   const payload = parsePayload(text);
   if (typeof payload.v !== "number" || !Number.isInteger(payload.v)) {
     throw invalid("it has no version number");
@@ -89,9 +90,8 @@ export function decodeCursor(text: string, sort: Sort, q: string): Cursor {
     );
   }
   return {
-    s,
-    key: hasP ? { t: t as number | null, p: p as string } : null,
-    w: typeof w === "string" ? w : null,
+    key: hasP ? { time: t as number | null, path: p as string } : null,
+    boundary: typeof w === "string" ? w : null,
   };
 }
 
@@ -100,19 +100,20 @@ export function decodeCursor(text: string, sort: Sort, q: string): Cursor {
  * (not sort, limit or cursor), so a cursor cannot be replayed on another query.
  * The same inputs give the same hash across restarts.
  */
-export function queryHash(query: Omit<SearchQuery, "sort" | "limit" | "cursor">): string {
+export function queryHash(query: Pick<SearchRequest, "root" | "start" | "filter">): string {
+  const { root, start, filter } = query;
   const canonical = JSON.stringify([
-    query.root.path,
-    query.path,
-    query.timeField,
-    query.from,
-    query.to,
-    query.glob,
-    query.recursive,
-    query.recursive ? query.maxDepth : null,
-    query.includeFiles,
-    query.includeDirectories,
-    query.includeUnknownTime,
+    root.path,
+    start.path,
+    filter.timeField,
+    filter.from,
+    filter.to,
+    filter.glob,
+    start.recursive,
+    start.recursive ? start.maxDepth : null,
+    filter.includeFiles,
+    filter.includeDirectories,
+    filter.includeUnknownTime,
   ]);
   return createHash("sha256").update(canonical).digest("base64url").slice(0, 12);
 }

@@ -1,12 +1,12 @@
 /**
- * The three result orders with their tie-breakers (DECISIONS §10).
+ * The three result orders with their tie-breakers (contract §10).
  *
  * Paths compare as plain JavaScript strings (UTF-16 code units). Unknown times
  * (`null`) come after every known time in both time orders.
  *
  * @module
  */
-import type { Sort, SortKey } from "./query.ts";
+import type { Sort, SortKey } from "./request.ts";
 
 /** Compares two keys: negative if `a` comes first. */
 export type KeyOrder = (a: SortKey, b: SortKey) => number;
@@ -24,10 +24,10 @@ function compareTimes(a: number | null, b: number | null, descending: boolean): 
 }
 
 const ORDERS: Record<Sort, KeyOrder> = {
-  time_desc: (a, b) => compareTimes(a.t, b.t, true) || comparePaths(a.p, b.p),
-  time_asc: (a, b) => compareTimes(a.t, b.t, false) || comparePaths(a.p, b.p),
+  time_desc: (a, b) => compareTimes(a.time, b.time, true) || comparePaths(a.path, b.path),
+  time_asc: (a, b) => compareTimes(a.time, b.time, false) || comparePaths(a.path, b.path),
   // Paths are unique within one result set, so the time tie-breaker never decides.
-  path_asc: (a, b) => comparePaths(a.p, b.p) || compareTimes(a.t, b.t, false),
+  path_asc: (a, b) => comparePaths(a.path, b.path) || compareTimes(a.time, b.time, false),
 };
 
 /**
@@ -35,7 +35,7 @@ const ORDERS: Record<Sort, KeyOrder> = {
  *
  * @example
  * ```ts
- * const items = [{ t: 1, p: "b" }, { t: 2, p: "a" }, { t: 2, p: "c" }];
+ * const items = [{ time: 1, path: "b" }, { time: 2, path: "a" }, { time: 2, path: "c" }];
  * items.sort(keyOrder("time_desc")); // a(2), c(2), b(1)
  * ```
  */

@@ -1,16 +1,14 @@
 /**
- * Where scans run: in Web Workers whose Deno permissions allow reading the roots
- * and nothing else (DECISIONS §13), or in-process for tests of the engine itself.
+ * Where scans run: in Web Workers whose Deno permissions allow reading the roots and
+ * nothing else (contract §13), a few kept warm, each scan split into shares over two.
  *
  * @module
  */
 import { ToolError } from "../errors.ts";
-import type { Clock } from "./clock.ts";
-import type { FsPort } from "./fs_port.ts";
-import { mergeOutcomes } from "./merge.ts";
-import { scan, type ScanOutcome, type ScanProgress, type ScanRequest } from "./scan.ts";
-import type { ScanReply, ScanTask } from "./scan_protocol.ts";
-import type { TestSeam } from "./test_seam.ts";
+import { mergeShares, type ScanOutcome } from "./collector.ts";
+import type { SearchRequest } from "./request.ts";
+import type { ScanProgress } from "./scan.ts";
+import type { ScanReply, ScanTask } from "./worker_protocol.ts";
 
 /** The scan worker's entry module. */
 export const WORKER_URL: URL = new URL("./scan_worker.ts", import.meta.url);
@@ -22,7 +20,7 @@ export interface Scanner {
    * and with the signal's reason when it is aborted.
    */
   run(
-    request: ScanRequest,
+    request: SearchRequest,
     signal?: AbortSignal,
     onProgress?: (progress: ScanProgress) => void,
   ): Promise<ScanOutcome>;
@@ -30,41 +28,9 @@ export interface Scanner {
   close(): void;
 }
 
-/** Splits a request into `count` shares (see `ScanRequest.partition`). */
-export function shareRequests(request: ScanRequest, count: number): ScanRequest[] {
-  return Array.from({ length: count }, (_, index) => ({ ...request, partition: { index, count } }));
-}
-
-/**
- * Runs scans in the calling thread, through any {@linkcode FsPort}; with `shares` > 1
- * it runs the shares one after another and merges them, as the workers do in parallel.
- */
-export class InlineScanner implements Scanner {
-  readonly #fs: FsPort;
-  readonly #clock: Clock;
-  readonly #shares: number;
-
-  constructor(fs: FsPort, clock: Clock, shares = 1) {
-    this.#fs = fs;
-    this.#clock = clock;
-    this.#shares = shares;
-  }
-
-  async run(
-    request: ScanRequest,
-    _signal?: AbortSignal,
-    onProgress?: (progress: ScanProgress) => void,
-  ): Promise<ScanOutcome> {
-    const outcomes: ScanOutcome[] = [];
-    for (const [i, part] of shareRequests(request, this.#shares).entries()) {
-      outcomes.push(
-        await scan(this.#fs, this.#clock, part, undefined, i === 0 ? onProgress : undefined),
-      );
-    }
-    return mergeOutcomes(outcomes, request);
-  }
-
-  close(): void {}
+/** Splits a request into `count` shares (see `SearchRequest.share`). */
+export function shareRequests(request: SearchRequest, count: number): SearchRequest[] {
+  return Array.from({ length: count }, (_, index) => ({ ...request, share: { index, count } }));
 }
 
 /** Options of {@linkcode WorkerScanner}. */
@@ -77,8 +43,8 @@ export interface WorkerScannerOptions {
   maxWorkers?: number;
   /** Workers one scan is split over (shares of its entries). Default 2. */
   parallelism?: number;
-  /** Test-only behaviour changes passed to each scan. */
-  seam?: TestSeam;
+  /** The workers' entry module. Default {@linkcode WORKER_URL}, the real file system. */
+  workerUrl?: URL;
 }
 
 /** Runs each scan in a worker with narrowed permissions; keeps a few warm between calls. */
@@ -98,22 +64,22 @@ export class WorkerScanner implements Scanner {
   }
 
   async run(
-    request: ScanRequest,
+    request: SearchRequest,
     signal?: AbortSignal,
     onProgress?: (progress: ScanProgress) => void,
   ): Promise<ScanOutcome> {
     // path_asc stops once its page is full, usually long before the end of the tree:
     // shares would each walk the same listings for little stat work, so it runs whole.
-    const shares = request.sort === "path_asc" ? 1 : this.#options.parallelism ?? 2;
+    const shares = request.order === "path_asc" ? 1 : this.#options.parallelism ?? 2;
     const parts = shareRequests(request, shares);
     const outcomes = await Promise.all(
       parts.map((part, i) => this.#runShare(part, signal, i === 0 ? onProgress : undefined)),
     );
-    return mergeOutcomes(outcomes, request);
+    return mergeShares(outcomes, request);
   }
 
   async #runShare(
-    request: ScanRequest,
+    request: SearchRequest,
     signal: AbortSignal | undefined,
     onProgress: ((progress: ScanProgress) => void) | undefined,
   ): Promise<ScanOutcome> {
@@ -161,7 +127,7 @@ export class WorkerScanner implements Scanner {
 
   #runOn(
     worker: Worker,
-    request: ScanRequest,
+    request: SearchRequest,
     signal: AbortSignal | undefined,
     onProgress: ((progress: ScanProgress) => void) | undefined,
   ): Promise<ScanOutcome> {
@@ -186,8 +152,7 @@ export class WorkerScanner implements Scanner {
         const reply = event.data;
         if (reply.id !== id) return;
         if (reply.type === "progress") {
-          const { scanned, files, directories } = reply;
-          onProgress?.({ scanned, files, directories });
+          onProgress?.(reply.progress);
           return;
         }
         finish(true);
@@ -206,11 +171,7 @@ export class WorkerScanner implements Scanner {
       });
       if (signal?.aborted) return onAbort();
       signal?.addEventListener("abort", onAbort, { once: true });
-      const task: ScanTask = {
-        id,
-        request,
-        ...(this.#options.seam ? { seam: this.#options.seam } : {}),
-      };
+      const task: ScanTask = { id, request };
       worker.postMessage(task);
     });
   }
@@ -224,7 +185,7 @@ export class WorkerScanner implements Scanner {
   }
 
   #spawn(): Worker {
-    return new Worker(WORKER_URL, {
+    return new Worker(this.#options.workerUrl ?? WORKER_URL, {
       type: "module",
       deno: {
         permissions: {

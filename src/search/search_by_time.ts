@@ -1,20 +1,18 @@
 /**
- * The `fs.search_by_time` use case: check the arguments, scan, build the page, and
- * shape the result as the outputSchema says.
+ * The `fs.search_by_time` use case: check the arguments, get the page, and shape the
+ * result as the outputSchema says.
  *
  * @module
  */
-import type { Config, Limits } from "../config.ts";
+import type { Config } from "../config.ts";
+import type { Clock } from "../ports/clock.ts";
 import type { Guard } from "../security/guard.ts";
-import type { Clock } from "./clock.ts";
-import { encodeCursor } from "./cursor.ts";
 import { parseArguments } from "./arguments.ts";
-import { buildPage } from "./page.ts";
-import type { SearchQuery, TimeField } from "./query.ts";
-import { completeOutcome, type Match, type ScanOutcome, type ScanProgress } from "./scan.ts";
-import { keyOrder } from "./order.ts";
-import type { Snapshot, SnapshotCache } from "./snapshot_cache.ts";
-import type { Scanner } from "./scanner.ts";
+import { encodeCursor } from "./cursor.ts";
+import type { Match } from "./filter.ts";
+import type { Pager } from "./paging.ts";
+import type { SearchRequest, TimeField } from "./request.ts";
+import type { ScanProgress } from "./scan.ts";
 import { formatTime } from "./time.ts";
 
 /** One entry of `matches` in the outputSchema. */
@@ -26,7 +24,7 @@ export interface MatchOutput {
   createdAt: string | null;
 }
 
-/** `structuredContent` of a successful call (seed PRD-API 2.1.3, DECISIONS §4, §11). */
+/** `structuredContent` of a successful call (contract §4, §11). */
 export interface SearchOutput {
   timeField: TimeField;
   range: { from: string | null; to: string | null };
@@ -42,27 +40,25 @@ export interface SearchOutput {
   };
 }
 
-/** A successful search: the output plus what the summary line needs. */
+/** A successful search: the output plus the request, for the summary line. */
 export interface SearchResult {
   output: SearchOutput;
-  query: SearchQuery;
+  request: SearchRequest;
 }
 
-/** What a search needs from the server. */
+/** What a search needs. */
 export interface SearchDeps {
   config: Config;
-  scanner: Scanner;
+  pager: Pager;
   clock: Clock;
-  /** Snapshots for cheap time-sorted paging; none when absent. */
-  snapshots?: SnapshotCache;
-  /** Layer 1; only the sandbox test passes anything but the default. */
+  /** Layer 1's lexical checks. Default: the strict guard. */
   guard?: Guard;
 }
 
 /**
  * Runs one search.
  *
- * @throws {ToolError} for every tool execution error of DECISIONS §5 and §11.
+ * @throws {ToolError} for every tool execution error of contract §5 and §11.
  */
 export async function searchByTime(
   args: unknown,
@@ -71,100 +67,27 @@ export async function searchByTime(
   onProgress?: (progress: ScanProgress) => void,
 ): Promise<SearchResult> {
   const started = deps.clock.now();
-  const { query, queryHash } = parseArguments(args, deps.config, deps.guard);
-  const { limits } = deps.config;
-  const snapshotKey = `${queryHash}|${query.sort}`;
-  // From the second page of a complete scan on, a snapshot serves the pages: the first
-  // page stays a lean scan, since most callers never ask for a second.
-  const snapshotUsable = !!query.cursor?.key && query.cursor.w === null;
-  const snapshot = snapshotUsable ? deps.snapshots?.get(snapshotKey) : undefined;
-  const outcome = (snapshot && fromSnapshot(snapshot, query)) ??
-    await scanFor(query, limits, deps, signal, onProgress, snapshotUsable);
-  if (outcome.all && outcome.all.length > query.limit) {
-    deps.snapshots?.put(snapshotKey, outcome.all, outcome.allComplete);
-  }
-  const page = buildPage(outcome, query, limits.onLimit);
+  const { request, queryHash } = parseArguments(args, deps.config, deps.guard);
+  const page = await deps.pager.page(request, queryHash, signal, onProgress);
+  const { filter } = request;
   const output: SearchOutput = {
-    timeField: query.timeField,
+    timeField: filter.timeField,
     range: {
-      from: query.from === null ? null : formatTime(query.from),
-      to: query.to === null ? null : formatTime(query.to),
+      from: filter.from === null ? null : formatTime(filter.from),
+      to: filter.to === null ? null : formatTime(filter.to),
     },
     matches: page.matches.map(toOutput),
-    nextCursor: page.nextCursor === null ? null : encodeCursor(page.nextCursor, queryHash),
+    nextCursor: page.next === null ? null : encodeCursor(request.order, page.next, queryHash),
     stats: {
-      scannedFiles: outcome.stats.scannedFiles,
-      scannedDirectories: outcome.stats.scannedDirectories,
+      scannedFiles: page.stats.scannedFiles,
+      scannedDirectories: page.stats.scannedDirectories,
       returned: page.matches.length,
       truncated: page.truncated,
-      skipped: outcome.stats.skipped,
+      skipped: page.stats.skipped,
       elapsedMs: Math.max(0, deps.clock.now() - started),
     },
   };
-  return { output, query };
-}
-
-/** Scans for one page; asks for every match too when a snapshot could serve later pages. */
-function scanFor(
-  query: SearchQuery,
-  limits: Limits,
-  deps: SearchDeps,
-  signal: AbortSignal | undefined,
-  onProgress: ((progress: ScanProgress) => void) | undefined,
-  snapshotWanted: boolean,
-): Promise<ScanOutcome> {
-  return deps.scanner.run(
-    {
-      rootPath: query.root.path,
-      rootReal: query.root.realPath,
-      startRel: query.path,
-      timeField: query.timeField,
-      from: query.from,
-      to: query.to,
-      glob: query.glob,
-      recursive: query.recursive,
-      maxDepth: query.maxDepth ?? limits.maxDepth,
-      includeFiles: query.includeFiles,
-      includeDirectories: query.includeDirectories,
-      includeUnknownTime: query.includeUnknownTime,
-      sort: query.sort,
-      limit: query.limit,
-      afterKey: query.cursor?.key ?? null,
-      afterPath: query.cursor?.w ?? null,
-      maxFiles: limits.maxFilesScanned,
-      maxDirectories: limits.maxDirectoriesScanned,
-      timeoutMs: limits.scanTimeoutMs,
-      collectAll: snapshotWanted ? deps.snapshots?.maxItems ?? 0 : 0,
-      partition: { index: 0, count: 1 },
-    },
-    signal,
-    onProgress,
-  );
-}
-
-/**
- * The next page from a snapshot: the items strictly after the cursor's key; or
- * undefined when a snapshot that stops short holds too few of them.
- */
-function fromSnapshot(
-  { matches: snapshot, complete }: Snapshot,
-  query: SearchQuery,
-): ScanOutcome | undefined {
-  const order = keyOrder(query.sort);
-  const key = query.cursor!.key!;
-  let lo = 0;
-  let hi = snapshot.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (order(snapshot[mid]!.key, key) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  if (!complete && lo + query.limit + 1 > snapshot.length) return undefined;
-  return completeOutcome(snapshot.slice(lo, lo + query.limit + 1), {
-    scannedDirectories: 0,
-    scannedFiles: 0,
-    skipped: 0,
-  });
+  return { output, request };
 }
 
 function toOutput(match: Match): MatchOutput {

@@ -1,13 +1,14 @@
 /**
  * Short-lived snapshots of a result set, so that paging through it costs one scan
- * instead of one scan per page. Memory stays bounded: few snapshots, few
- * items each, and each expires soon. A cursor never depends on a snapshot: when one is
- * gone, the next page comes from a scan that gives the same items (DECISIONS §10).
+ * instead of one scan per page; only the paging module uses them. Memory stays
+ * bounded: few snapshots, few items each, and each expires soon. A cursor never
+ * depends on a snapshot: when one is gone, the next page comes from a scan that gives
+ * the same items (contract §10).
  *
  * @module
  */
-import type { Clock } from "./clock.ts";
-import type { Match } from "./scan.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Match } from "./filter.ts";
 
 /** Options of {@linkcode SnapshotCache}; the defaults suit a desktop machine. */
 export interface SnapshotCacheOptions {
@@ -22,6 +23,8 @@ export interface Snapshot {
   matches: Match[];
   /** False when the snapshot stops short of the end (a path_asc scan cut at the cap). */
   complete: boolean;
+  /** Matches of the whole query, when the scan that took the snapshot saw them all. */
+  total: number | null;
 }
 
 interface Entry extends Snapshot {
@@ -55,8 +58,9 @@ export class SnapshotCache {
     return entry;
   }
 
-  /** Keeps `matches` (sorted in the query's order) under `key`. */
-  put(key: string, matches: Match[], complete = true): void {
+  /** Keeps a snapshot (its matches sorted in the query's order) under `key`. */
+  put(key: string, snapshot: Snapshot): void {
+    const { matches } = snapshot;
     if (matches.length > this.maxItems) return;
     const old = this.#entries.get(key);
     if (old) this.#delete(key, old);
@@ -64,7 +68,7 @@ export class SnapshotCache {
       if (this.#items + matches.length <= this.maxItems) break;
       this.#delete(k, e);
     }
-    this.#entries.set(key, { matches, complete, expires: this.#clock.now() + this.#ttlMs });
+    this.#entries.set(key, { ...snapshot, expires: this.#clock.now() + this.#ttlMs });
     this.#items += matches.length;
   }
 

@@ -10,12 +10,13 @@
  *
  * @module
  */
-import type { FsPort } from "./fs_port.ts";
-import { hostRules } from "../security/path_guard.ts";
-import type { Guard } from "../security/guard.ts";
-import { assertStillInside, LeftRootError } from "../security/realpath_guard.ts";
-import type { Clock } from "./clock.ts";
+import type { Limits } from "../config.ts";
 import { isFsError } from "../errors.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { FsPort } from "../ports/fs.ts";
+import type { Guard } from "../security/guard.ts";
+import { hostRules } from "../security/path_guard.ts";
+import { assertStillInside, LeftRootError } from "../security/realpath_guard.ts";
 
 /** Why a walk stopped early. */
 export type StopReason = "files" | "directories" | "timeout";
@@ -32,10 +33,10 @@ export interface WalkStats {
 
 /** Options of {@linkcode walk}. */
 export interface WalkOptions {
-  /** Absolute real path of the start. */
+  /** Absolute path of the start: real, except that a last component that is a link stays one. */
   startAbs: string;
   /** Root-relative path of the start (`""` for the root itself). */
-  startRel: string;
+  startPath: string;
   /** Whether the start is a directory (else only the start itself can be visited). */
   startIsDirectory: boolean;
   /** Whether the start itself is visited, at depth 0. */
@@ -46,14 +47,14 @@ export interface WalkOptions {
   rootReal: string;
   /** Layer 1's containment check. */
   guard: Guard;
-  /** Resume strictly after this path (a cursor's `w`); `null` for the start. */
-  after: string | null;
-  /** Stop before visiting a file past this many files. */
-  maxFiles: number;
-  /** Stop before reading a listing past this many listings. */
-  maxDirectories: number;
-  /** Stop once `clock.now()` reaches this. */
-  deadline: number;
+  /** Resume strictly after this path (a cursor's boundary); `null` for the start. */
+  boundary: string | null;
+  /**
+   * Stop before visiting a file past `maxFilesScanned` files or reading a listing past
+   * `maxDirectoriesScanned` listings, or once `scanTimeoutMs` have passed since `startedAt`.
+   */
+  limits: Pick<Limits, "maxFilesScanned" | "maxDirectoriesScanned" | "scanTimeoutMs">;
+  startedAt: number;
   clock: Clock;
 }
 
@@ -97,17 +98,18 @@ interface Frame {
 const SEP = hostRules.sep;
 
 /**
- * Walks in path order, calling `visit` for each entry past `options.after`. A visitor
+ * Walks in path order, calling `visit` for each entry past `options.boundary`. A visitor
  * that returns `true` says nothing later can matter: the walk ends there, complete.
  * Symlinks are never followed; nothing but directories is ever opened.
  *
  * @example
  * ```ts
  * const stats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0 };
- * await walk(denoFs, { startAbs: "/srv/docs", startRel: "", startIsDirectory: true,
- *   visitStart: false, maxDepth: 256, rootReal: "/srv/docs", guard: strictGuard, after: null,
- *   maxFiles: Infinity, maxDirectories: Infinity, deadline: Infinity,
- *   clock: systemClock }, stats, (e) => console.log(e.path));
+ * await walk(denoFs, { startAbs: "/srv/docs", startPath: "", startIsDirectory: true,
+ *   visitStart: false, maxDepth: 256, rootReal: "/srv/docs", guard: strictGuard,
+ *   boundary: null, limits: { maxFilesScanned: Infinity, maxDirectoriesScanned: Infinity,
+ *   scanTimeoutMs: Infinity }, startedAt: Date.now(), clock: systemClock },
+ *   stats, (e) => console.log(e.path));
  * ```
  */
 export async function walk(
@@ -116,32 +118,33 @@ export async function walk(
   stats: WalkStats,
   visit: (entry: WalkEntry) => boolean | void,
 ): Promise<WalkEnd> {
-  const { after, clock } = options;
+  const { boundary: after, clock, limits } = options;
+  const deadline = options.startedAt + limits.scanTimeoutMs;
   let boundary: string | null = null;
 
   // Limits only apply once this walk has visited something, so every call progresses.
   const limitReached = (isDirectory: boolean, listing: boolean): StopReason | null => {
     if (boundary === null) return null;
-    if (listing && stats.scannedDirectories >= options.maxDirectories) return "directories";
-    if (!listing && !isDirectory && stats.scannedFiles >= options.maxFiles) return "files";
-    if (clock.now() >= options.deadline) return "timeout";
+    if (listing && stats.scannedDirectories >= limits.maxDirectoriesScanned) return "directories";
+    if (!listing && !isDirectory && stats.scannedFiles >= limits.maxFilesScanned) return "files";
+    if (clock.now() >= deadline) return "timeout";
     return null;
   };
   const stop = (reason: StopReason): WalkEnd => ({ complete: false, reason, boundary: boundary! });
 
-  if (options.visitStart && (after === null || options.startRel > after)) {
+  if (options.visitStart && (after === null || options.startPath > after)) {
     const enough = visit({
-      path: options.startRel,
+      path: options.startPath,
       abs: options.startAbs,
       depth: 0,
       isDirectory: options.startIsDirectory,
     });
     if (!options.startIsDirectory) stats.scannedFiles++;
-    boundary = options.startRel;
+    boundary = options.startPath;
     if (enough === true) return { complete: true };
   }
   if (!options.startIsDirectory || options.maxDepth < 1) return { complete: true };
-  const startPrefix = options.startRel === "" ? "" : options.startRel + "/";
+  const startPrefix = options.startPath === "" ? "" : options.startPath + "/";
   if (whollyBefore(startPrefix, after)) return { complete: true };
 
   const stack: Frame[] = [];
@@ -194,7 +197,7 @@ export async function walk(
   return { complete: true };
 }
 
-/** Whether every path starting with `prefix` is at or before `after`. */
+/** Whether every path starting with `prefix` is at or before the boundary `after`. */
 function whollyBefore(prefix: string, after: string | null): boolean {
   return after !== null && prefix !== "" && after > prefix && !after.startsWith(prefix);
 }

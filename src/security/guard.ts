@@ -1,8 +1,8 @@
 /**
- * Layer 1 of the sandbox (DECISIONS §13) as one object: the lexical `path` rules and
- * the realpath containment check. The server always runs with {@linkcode strictGuard};
- * the interface exists so that one test can switch layer 1 off and show that layer 2,
- * Deno's permissions, still refuses a read outside the roots.
+ * Layer 1 of the sandbox (contract §13) as one object: the lexical `path` rules and the
+ * realpath containment check. The server runs with {@linkcode strictGuard}; the
+ * interface lets a test pass a guard of its own, to show that layer 2 (Deno's
+ * permissions) still refuses a read outside the roots when layer 1 is gone.
  *
  * @module
  */
@@ -21,10 +21,4 @@ export interface Guard {
 export const strictGuard: Guard = {
   relativePath: normalizeRelativePath,
   inside: (rootReal, real) => isWithin(rootReal, real),
-};
-
-/** No checks at all. Only ever selected by the test seam; never in production. */
-export const disabledGuardForTests: Guard = {
-  relativePath: (input) => input.replaceAll("\\", "/"),
-  inside: () => true,
 };

@@ -8,36 +8,42 @@
  * @module
  */
 import { symlinkEscape } from "../errors.ts";
-import type { FsPort } from "../search/fs_port.ts";
+import type { FsPort } from "../ports/fs.ts";
 import { type Guard, strictGuard } from "./guard.ts";
 import { hostRules } from "./path_guard.ts";
 
-/** The real path of a start path, and whether it is a directory. */
+/** Where a start path really is, and whether it is a real directory. */
 export interface ResolvedStart {
-  real: string;
+  /** Its folder's real path joined with its own name: a link stays a link. */
+  abs: string;
   isDirectory: boolean;
 }
 
 /**
- * Resolves `root/startRel` one component at a time; each component's real path must
- * stay inside the root, so a link out of the root and another back in is refused too.
+ * Resolves the folders of `root/startPath` one component at a time; each one's real
+ * path must stay inside the root, so a link out of the root and another back in is
+ * refused too. The last component is not followed (contract §8): a link there is the
+ * start itself, reported as a file and never descended into.
  *
  * @throws {ToolError} `SymlinkEscapeDetected`; `Deno.errors.*` from the file system.
  */
 export function resolveStart(
   fs: FsPort,
   root: { path: string; realPath: string },
-  startRel: string,
+  startPath: string,
   guard: Guard = strictGuard,
 ): ResolvedStart {
+  const segments = startPath === "" ? [] : startPath.split("/");
+  const last = segments.pop();
   let lexical = root.path;
   let real = root.realPath;
-  for (const segment of startRel === "" ? [] : startRel.split("/")) {
+  for (const segment of segments) {
     lexical = hostRules.join(lexical, segment);
     real = fs.realPath(lexical);
-    if (!guard.inside(root.realPath, real)) throw symlinkEscape(startRel);
+    if (!guard.inside(root.realPath, real)) throw symlinkEscape(startPath);
   }
-  return { real, isDirectory: fs.lstat(real).isDirectory };
+  const abs = last === undefined ? real : hostRules.join(real, last);
+  return { abs, isDirectory: fs.lstat(abs).isDirectory };
 }
 
 /** Thrown for a directory whose real path has left the root since it was listed. */

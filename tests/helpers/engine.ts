@@ -5,11 +5,12 @@
  * @module
  */
 import { type Config, loadConfig } from "../../src/config.ts";
-import { type Clock, systemClock } from "../../src/search/clock.ts";
-import { denoFs, type FsPort } from "../../src/search/fs_port.ts";
-import { InlineScanner } from "../../src/search/scanner.ts";
+import { type Clock, systemClock } from "../../src/ports/clock.ts";
+import { denoFs, type FsPort } from "../../src/ports/fs.ts";
+import { Pager } from "../../src/search/paging.ts";
 import { searchByTime, type SearchOutput } from "../../src/search/search_by_time.ts";
-import { SnapshotCache } from "../../src/search/snapshot_cache.ts";
+import { strictGuard } from "../../src/security/guard.ts";
+import { InlineScanner } from "./inline_scanner.ts";
 
 /** Options of {@linkcode engine}. */
 export interface EngineOptions {
@@ -34,13 +35,16 @@ export function engine(root: string, options: EngineOptions = {}): Engine {
   const env: Record<string, string> = { ALLOW_ROOTS: root, ...options.env };
   const config = loadConfig({ env: (name) => env[name] });
   const clock = options.clock ?? systemClock;
-  const scanner = new InlineScanner(options.fs ?? denoFs, clock, options.shares ?? 1);
-  const deps = {
-    config,
+  const scanner = new InlineScanner(
+    { fs: options.fs ?? denoFs, clock, guard: strictGuard },
+    options.shares ?? 1,
+  );
+  const pager = new Pager({
     scanner,
     clock,
-    ...(options.snapshots === false ? {} : { snapshots: new SnapshotCache(clock) }),
-  };
+    ...(options.snapshots === false ? { snapshots: false } : {}),
+  });
+  const deps = { config, pager, clock };
   return {
     config,
     search: async (args) => (await searchByTime(args, deps)).output,

@@ -12,18 +12,25 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ENV_VARIABLES } from "../../src/config.ts";
 import { V8_FLAGS } from "../../src/runtime_flags.ts";
-import type { TestSeam } from "../../src/search/test_seam.ts";
+import type { TestSeam } from "./seam.ts";
 
 /** The server's entry module. */
 export const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
-/** The flags of `deno task start`, plus env access for the test seam. */
+/** The same server with its workers reading through a test seam (seam_main.ts). */
+const SEAM_MAIN = fileURLToPath(new URL("./seam_main.ts", import.meta.url));
+/** The flags of `deno task start`. */
 export const SERVER_ARGS = [
   "run",
   "--quiet",
   V8_FLAGS,
   "--allow-read",
-  `--allow-env=${[...ENV_VARIABLES, "FILE_TIME_SEARCH_TEST_SEAM"].join(",")}`,
+  `--allow-env=${ENV_VARIABLES.join(",")}`,
   MAIN,
+];
+const SEAM_SERVER_ARGS = [
+  ...SERVER_ARGS.slice(0, -2),
+  `--allow-env=${[...ENV_VARIABLES, "FILE_TIME_SEARCH_TEST_SEAM"].join(",")}`,
+  SEAM_MAIN,
 ];
 
 /** A connected client and the running server. */
@@ -42,7 +49,7 @@ export interface Connection {
 export async function connect(env: Record<string, string>, seam?: TestSeam): Promise<Connection> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: SERVER_ARGS,
+    args: seam ? SEAM_SERVER_ARGS : SERVER_ARGS,
     env: { ...env, ...(seam ? { FILE_TIME_SEARCH_TEST_SEAM: JSON.stringify(seam) } : {}) },
     stderr: "ignore",
   });

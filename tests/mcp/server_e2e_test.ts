@@ -88,18 +88,24 @@ Deno.test({
       ],
       [
         "cursor for another sort",
-        { ...base, cursor: encodeCursor({ s: "path_asc", key: { t: 1, p: "a" }, w: null }, "x") },
+        {
+          ...base,
+          cursor: encodeCursor("path_asc", { key: { time: 1, path: "a" }, boundary: null }, "x"),
+        },
         "CursorSortMismatch",
       ],
       [
         "cursor for another query",
-        { ...base, cursor: encodeCursor({ s: "time_desc", key: { t: 1, p: "a" }, w: null }, "x") },
+        {
+          ...base,
+          cursor: encodeCursor("time_desc", { key: { time: 1, path: "a" }, boundary: null }, "x"),
+        },
         "CursorInvalid",
       ],
       ["missing start path", { ...base, path: "nope" }, "PathNotFound"],
       [
         "start path through a link out of the root",
-        { ...base, path: "escape" },
+        { ...base, path: "escape/x" },
         "SymlinkEscapeDetected",
       ],
     ];

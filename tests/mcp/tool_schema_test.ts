@@ -17,7 +17,7 @@ import type { Config } from "../../src/config.ts";
 import { DEFAULT_LIMITS } from "../../src/config.ts";
 import { SEARCH_INPUT_SCHEMA, SEARCH_TOOL } from "../../src/mcp/tool_schema.ts";
 import { argumentsShape, DEFAULT_LIMIT, parseArguments } from "../../src/search/arguments.ts";
-import { SORTS, TIME_FIELDS } from "../../src/search/query.ts";
+import { SORTS, TIME_FIELDS } from "../../src/search/request.ts";
 
 interface JsonProperty {
   type?: string | string[];
@@ -103,14 +103,14 @@ Deno.test("SEARCH_INPUT_SCHEMA limit default and bounds match DEFAULT_LIMIT and 
 });
 
 Deno.test("every default in SEARCH_INPUT_SCHEMA is what parseArguments() applies", () => {
-  const { query } = parseArguments({ timeField: "modified" }, CONFIG);
+  const { request } = parseArguments({ timeField: "modified" }, CONFIG);
   const applied: Record<string, unknown> = {
-    recursive: query.recursive,
-    includeFiles: query.includeFiles,
-    includeDirectories: query.includeDirectories,
-    includeUnknownTime: query.includeUnknownTime,
-    sort: query.sort,
-    limit: query.limit,
+    recursive: request.start.recursive,
+    includeFiles: request.filter.includeFiles,
+    includeDirectories: request.filter.includeDirectories,
+    includeUnknownTime: request.filter.includeUnknownTime,
+    sort: request.order,
+    limit: request.limit,
   };
   const withDefault = Object.entries(published.properties).filter(([, p]) => "default" in p);
   assert.deepEqual(withDefault.map(([name]) => name).sort(), Object.keys(applied).sort());
@@ -121,10 +121,10 @@ Deno.test("every default in SEARCH_INPUT_SCHEMA is what parseArguments() applies
 
 Deno.test("every enum value in SEARCH_INPUT_SCHEMA is accepted by parseArguments()", () => {
   for (const timeField of published.properties.timeField?.enum ?? []) {
-    assert.equal(parseArguments({ timeField }, CONFIG).query.timeField, timeField);
+    assert.equal(parseArguments({ timeField }, CONFIG).request.filter.timeField, timeField);
   }
   for (const sort of published.properties.sort?.enum ?? []) {
-    assert.equal(parseArguments({ timeField: "modified", sort }, CONFIG).query.sort, sort);
+    assert.equal(parseArguments({ timeField: "modified", sort }, CONFIG).request.order, sort);
   }
 });
 

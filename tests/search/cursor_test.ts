@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ToolError } from "../../src/errors.ts";
-import { decodeCursor, encodeCursor, queryHash } from "../../src/search/cursor.ts";
-import { type Cursor, type SearchQuery, type Sort, SORTS } from "../../src/search/query.ts";
+import { decodeCursor, encodeCursor, queryHash as hashOf } from "../../src/search/cursor.ts";
+import { type Position, type SearchRequest, type Sort, SORTS } from "../../src/search/request.ts";
 
 const Q = "query-hash-1";
 
@@ -38,33 +38,33 @@ function invalid(text: string, sort: Sort = "time_desc"): ToolError {
 
 for (const s of SORTS) {
   Deno.test(`encodeCursor() and decodeCursor() round-trip a key only (${s})`, () => {
-    const cursor: Cursor = { s, key: { t: 1765756800000, p: "docs/a.md" }, w: null };
-    assert.deepEqual(decodeCursor(encodeCursor(cursor, Q), s, Q), cursor);
+    const cursor: Position = { key: { time: 1765756800000, path: "docs/a.md" }, boundary: null };
+    assert.deepEqual(decodeCursor(encodeCursor(s, cursor, Q), s, Q), cursor);
   });
 
   Deno.test(`encodeCursor() and decodeCursor() round-trip a boundary only (${s})`, () => {
-    const cursor: Cursor = { s, key: null, w: "docs/b" };
-    assert.deepEqual(decodeCursor(encodeCursor(cursor, Q), s, Q), cursor);
+    const cursor: Position = { key: null, boundary: "docs/b" };
+    assert.deepEqual(decodeCursor(encodeCursor(s, cursor, Q), s, Q), cursor);
   });
 
   Deno.test(`encodeCursor() and decodeCursor() round-trip a key and a boundary (${s})`, () => {
-    const cursor: Cursor = { s, key: { t: -5, p: "日本/ファイル.txt" }, w: "z/😀" };
-    assert.deepEqual(decodeCursor(encodeCursor(cursor, Q), s, Q), cursor);
+    const cursor: Position = { key: { time: -5, path: "日本/ファイル.txt" }, boundary: "z/😀" };
+    assert.deepEqual(decodeCursor(encodeCursor(s, cursor, Q), s, Q), cursor);
   });
 }
 
 Deno.test("encodeCursor() and decodeCursor() round-trip an unknown time (t null)", () => {
-  const cursor: Cursor = { s: "time_asc", key: { t: null, p: "x" }, w: null };
-  assert.deepEqual(decodeCursor(encodeCursor(cursor, Q), "time_asc", Q), cursor);
+  const cursor: Position = { key: { time: null, path: "x" }, boundary: null };
+  assert.deepEqual(decodeCursor(encodeCursor("time_asc", cursor, Q), "time_asc", Q), cursor);
 });
 
 Deno.test("encodeCursor() round-trips an empty path and an empty boundary", () => {
-  const cursor: Cursor = { s: "path_asc", key: { t: 0, p: "" }, w: "" };
-  assert.deepEqual(decodeCursor(encodeCursor(cursor, Q), "path_asc", Q), cursor);
+  const cursor: Position = { key: { time: 0, path: "" }, boundary: "" };
+  assert.deepEqual(decodeCursor(encodeCursor("path_asc", cursor, Q), "path_asc", Q), cursor);
 });
 
 Deno.test("encodeCursor() writes base64url without padding of the documented JSON", () => {
-  const text = encodeCursor({ s: "time_desc", key: { t: 5, p: "a.md" }, w: null }, Q);
+  const text = encodeCursor("time_desc", { key: { time: 5, path: "a.md" }, boundary: null }, Q);
   assert.match(text, /^[A-Za-z0-9_-]+$/);
   const json = new TextDecoder().decode(
     Uint8Array.from(atob(text.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0)),
@@ -75,9 +75,8 @@ Deno.test("encodeCursor() writes base64url without padding of the documented JSO
 Deno.test("decodeCursor() reads a cursor built by hand in the documented form", () => {
   const text = craft({ v: 1, s: "time_desc", t: 7, p: "a", w: "b", q: Q });
   assert.deepEqual(decodeCursor(text, "time_desc", Q), {
-    s: "time_desc",
-    key: { t: 7, p: "a" },
-    w: "b",
+    key: { time: 7, path: "a" },
+    boundary: "b",
   });
 });
 
@@ -90,8 +89,8 @@ Deno.test("encodeCursor() and decodeCursor() round-trip arbitrary cursors", () =
       fc.option(fc.string(), { nil: null }),
       fc.string(),
       (s, t, p, w, q) => {
-        const cursor: Cursor = { s, key: { t, p }, w };
-        assert.deepEqual(decodeCursor(encodeCursor(cursor, q), s, q), cursor);
+        const cursor: Position = { key: { time: t, path: p }, boundary: w };
+        assert.deepEqual(decodeCursor(encodeCursor(s, cursor, q), s, q), cursor);
       },
     ),
   );
@@ -105,10 +104,10 @@ Deno.test("encodeCursor() and decodeCursor() round-trip any UTF-16 text, lone su
       fc.string({ unit: "binary" }),
       fc.option(fc.string({ unit: "binary" }), { nil: null }),
       (s, t, p, w) => {
-        const cursor: Cursor = { s, key: { t, p }, w };
-        assert.deepEqual(decodeCursor(encodeCursor(cursor, Q), s, Q), cursor);
-        const boundaryOnly: Cursor = { s, key: null, w: w ?? p };
-        assert.deepEqual(decodeCursor(encodeCursor(boundaryOnly, Q), s, Q), boundaryOnly);
+        const cursor: Position = { key: { time: t, path: p }, boundary: w };
+        assert.deepEqual(decodeCursor(encodeCursor(s, cursor, Q), s, Q), cursor);
+        const boundaryOnly: Position = { key: null, boundary: w ?? p };
+        assert.deepEqual(decodeCursor(encodeCursor(s, boundaryOnly, Q), s, Q), boundaryOnly);
       },
     ),
   );
@@ -185,7 +184,7 @@ Deno.test("decodeCursor() reports CursorVersionMismatch even when the other fiel
 });
 
 Deno.test("decodeCursor() reports CursorSortMismatch for another sort", () => {
-  const text = encodeCursor({ s: "time_desc", key: { t: 1, p: "a" }, w: null }, Q);
+  const text = encodeCursor("time_desc", { key: { time: 1, path: "a" }, boundary: null }, Q);
   const err = throwsCode(() => decodeCursor(text, "path_asc", Q), "CursorSortMismatch");
   assert.match(err.message, /time_desc/);
   throwsCode(() => decodeCursor(text, "time_asc", Q), "CursorSortMismatch");
@@ -229,7 +228,11 @@ Deno.test("decodeCursor() rejects a cursor with neither a key nor a boundary", (
 });
 
 Deno.test("decodeCursor() rejects another query's cursor as CursorInvalid", () => {
-  const text = encodeCursor({ s: "time_desc", key: { t: 1, p: "a" }, w: null }, "other-query");
+  const text = encodeCursor(
+    "time_desc",
+    { key: { time: 1, path: "a" }, boundary: null },
+    "other-query",
+  );
   const err = invalid(text);
   assert.match(err.message, /different query/);
 });
@@ -241,9 +244,8 @@ Deno.test("decodeCursor() rejects a query field that is not a string", () => {
 Deno.test("decodeCursor() accepts a cursor without a query hash", () => {
   const text = craft({ v: 1, s: "path_asc", t: null, p: "a" });
   assert.deepEqual(decodeCursor(text, "path_asc", "anything"), {
-    s: "path_asc",
-    key: { t: null, p: "a" },
-    w: null,
+    key: { time: null, path: "a" },
+    boundary: null,
   });
 });
 
@@ -259,7 +261,25 @@ Deno.test("decodeCursor() error messages never echo the cursor's path", () => {
 
 // ---- queryHash ----
 
-type HashInput = Omit<SearchQuery, "sort" | "limit" | "cursor">;
+/** The query's parts, flat, as the tool's arguments name them. */
+interface HashInput {
+  root: SearchRequest["root"];
+  path: string;
+  timeField: SearchRequest["filter"]["timeField"];
+  from: number | null;
+  to: number | null;
+  glob: string | null;
+  recursive: boolean;
+  maxDepth: number | null;
+  includeFiles: boolean;
+  includeDirectories: boolean;
+  includeUnknownTime: boolean;
+}
+
+function queryHash(q: HashInput): string {
+  const { root, path, recursive, maxDepth, ...filter } = q;
+  return hashOf({ root, start: { path, recursive, maxDepth }, filter });
+}
 
 const BASE: HashInput = {
   root: { path: "/srv/docs", realPath: "/srv/docs" },

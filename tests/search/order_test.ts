@@ -1,19 +1,19 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { comparePaths, keyOrder } from "../../src/search/order.ts";
-import { type SortKey, SORTS } from "../../src/search/query.ts";
+import { type SortKey, SORTS } from "../../src/search/request.ts";
 
 function sortBy(sort: (typeof SORTS)[number], keys: SortKey[]): string[] {
-  return [...keys].sort(keyOrder(sort)).map((k) => `${k.t}:${k.p}`);
+  return [...keys].sort(keyOrder(sort)).map((k) => `${k.time}:${k.path}`);
 }
 
 const KEYS: SortKey[] = [
-  { t: 1, p: "b" },
-  { t: 2, p: "c" },
-  { t: null, p: "z" },
-  { t: 2, p: "a" },
-  { t: null, p: "m" },
-  { t: 3, p: "d" },
+  { time: 1, path: "b" },
+  { time: 2, path: "c" },
+  { time: null, path: "z" },
+  { time: 2, path: "a" },
+  { time: null, path: "m" },
+  { time: 3, path: "d" },
 ];
 
 Deno.test("keyOrder('time_desc') puts newest first, ties by path, unknown times last", () => {
@@ -43,13 +43,16 @@ Deno.test("keyOrder('path_asc') orders by path alone", () => {
 });
 
 Deno.test("keyOrder() breaks equal times by path ascending in both time orders", () => {
-  const keys = [{ t: 5, p: "b/x" }, { t: 5, p: "a" }, { t: 5, p: "b" }];
+  const keys = [{ time: 5, path: "b/x" }, { time: 5, path: "a" }, { time: 5, path: "b" }];
   assert.deepEqual(sortBy("time_desc", keys), ["5:a", "5:b", "5:b/x"]);
   assert.deepEqual(sortBy("time_asc", keys), ["5:a", "5:b", "5:b/x"]);
 });
 
 Deno.test("keyOrder() puts unknown times after every known time, even negative ones", () => {
-  const keys = [{ t: null, p: "a" }, { t: -1e15, p: "b" }, { t: 0, p: "c" }, { t: 1e15, p: "d" }];
+  const keys = [{ time: null, path: "a" }, { time: -1e15, path: "b" }, { time: 0, path: "c" }, {
+    time: 1e15,
+    path: "d",
+  }];
   assert.deepEqual(sortBy("time_desc", keys), [
     "1000000000000000:d",
     "0:c",
@@ -66,26 +69,29 @@ Deno.test("keyOrder() puts unknown times after every known time, even negative o
 
 Deno.test("keyOrder() returns 0 for equal keys", () => {
   for (const sort of SORTS) {
-    assert.equal(keyOrder(sort)({ t: 1, p: "a" }, { t: 1, p: "a" }), 0, sort);
-    assert.equal(keyOrder(sort)({ t: null, p: "a" }, { t: null, p: "a" }), 0, sort);
+    assert.equal(keyOrder(sort)({ time: 1, path: "a" }, { time: 1, path: "a" }), 0, sort);
+    assert.equal(keyOrder(sort)({ time: null, path: "a" }, { time: null, path: "a" }), 0, sort);
   }
 });
 
 Deno.test("keyOrder('path_asc') compares UTF-16 code units: 'Z' < 'a' < 'é'", () => {
-  const keys = [{ t: 1, p: "é" }, { t: 1, p: "a" }, { t: 1, p: "Z" }];
+  const keys = [{ time: 1, path: "é" }, { time: 1, path: "a" }, { time: 1, path: "Z" }];
   assert.deepEqual(sortBy("path_asc", keys), ["1:Z", "1:a", "1:é"]);
 });
 
 Deno.test("keyOrder('path_asc') puts a surrogate pair before U+FFFF (code units, not code points)", () => {
   const emoji = "\u{1F600}"; // "\uD83D\uDE00": code point above U+FFFF, code units below
-  const keys = [{ t: 1, p: "\uFFFF" }, { t: 1, p: emoji }];
-  assert.deepEqual([...keys].sort(keyOrder("path_asc")).map((k) => k.p), [emoji, "\uFFFF"]);
+  const keys = [{ time: 1, path: "\uFFFF" }, { time: 1, path: emoji }];
+  assert.deepEqual([...keys].sort(keyOrder("path_asc")).map((k) => k.path), [emoji, "\uFFFF"]);
   assert.ok(comparePaths(emoji, "\uFFFF") < 0);
 });
 
 Deno.test("keyOrder('path_asc') puts a folder's '/' children after names with lower code units", () => {
   // '-' (0x2D) and '.' (0x2E) sort before '/' (0x2F): plain string order, not tree order.
-  const keys = [{ t: 1, p: "a/b" }, { t: 1, p: "a.txt" }, { t: 1, p: "a-b" }, { t: 1, p: "a" }];
+  const keys = [{ time: 1, path: "a/b" }, { time: 1, path: "a.txt" }, { time: 1, path: "a-b" }, {
+    time: 1,
+    path: "a",
+  }];
   assert.deepEqual(sortBy("path_asc", keys), ["1:a", "1:a-b", "1:a.txt", "1:a/b"]);
 });
 
@@ -101,8 +107,8 @@ Deno.test("comparePaths() agrees with the JavaScript '<' operator", () => {
 });
 
 const keyArb = fc.record({
-  t: fc.option(fc.integer({ min: -5, max: 5 }), { nil: null }),
-  p: fc.string({ maxLength: 3, unit: fc.constantFrom("a", "b", "/", "é") }),
+  time: fc.option(fc.integer({ min: -5, max: 5 }), { nil: null }),
+  path: fc.string({ maxLength: 3, unit: fc.constantFrom("a", "b", "/", "é") }),
 });
 
 Deno.test("keyOrder() is antisymmetric and transitive for every sort", () => {
@@ -123,7 +129,7 @@ Deno.test("keyOrder() of a time sort puts known times before unknown ones", () =
       fc.string(),
       fc.string(),
       (sort, t, p, q) => {
-        assert.ok(keyOrder(sort)({ t, p }, { t: null, p: q }) < 0);
+        assert.ok(keyOrder(sort)({ time: t, path: p }, { time: null, path: q }) < 0);
       },
     ),
   );

@@ -4,34 +4,38 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { ToolError } from "../../src/errors.ts";
-import type { ScanRequest } from "../../src/search/scan.ts";
+import { DEFAULT_LIMITS } from "../../src/config.ts";
+import type { SearchRequest } from "../../src/search/request.ts";
 import { WorkerScanner } from "../../src/search/scanner.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 
-function request(rootPath: string, overrides: Partial<ScanRequest> = {}): ScanRequest {
+function request(
+  rootPath: string,
+  overrides: { rootReal?: string; startPath?: string } = {},
+): SearchRequest {
   return {
-    rootPath,
-    rootReal: rootPath,
-    startRel: "",
-    timeField: "modified",
-    from: null,
-    to: null,
-    glob: null,
-    recursive: true,
-    maxDepth: 256,
-    includeFiles: true,
-    includeDirectories: false,
-    includeUnknownTime: false,
-    sort: "path_asc",
+    root: { path: rootPath, realPath: overrides.rootReal ?? rootPath },
+    start: { path: overrides.startPath ?? "", recursive: true, maxDepth: 256 },
+    filter: {
+      timeField: "modified",
+      from: null,
+      to: null,
+      glob: null,
+      includeFiles: true,
+      includeDirectories: false,
+      includeUnknownTime: false,
+    },
+    order: "path_asc",
     limit: 100,
-    afterKey: null,
-    afterPath: null,
-    maxFiles: 1_000_000,
-    maxDirectories: 1_000_000,
-    timeoutMs: 60_000,
-    collectAll: 0,
-    partition: { index: 0, count: 1 },
-    ...overrides,
+    after: null,
+    limits: {
+      ...DEFAULT_LIMITS,
+      maxFilesScanned: 1_000_000,
+      maxDirectoriesScanned: 1_000_000,
+      scanTimeoutMs: 60_000,
+    },
+    share: { index: 0, count: 1 },
+    keepAll: 0,
   };
 }
 
@@ -40,10 +44,10 @@ Deno.test("WorkerScanner scans inside the roots it may read", async () => {
   const scanner = new WorkerScanner({ readPaths: [tree.root] });
   try {
     const outcome = await scanner.run(request(tree.root));
-    assert.deepEqual(outcome.bySort.map((m) => m.path), ["a.txt", "d/b.txt"]);
+    assert.deepEqual(outcome.collected.first.map((m) => m.path), ["a.txt", "d/b.txt"]);
     // A second call reuses the warm worker and gives the same answer.
     const again = await scanner.run(request(tree.root));
-    assert.deepEqual(again.bySort.map((m) => m.path), ["a.txt", "d/b.txt"]);
+    assert.deepEqual(again.collected.first.map((m) => m.path), ["a.txt", "d/b.txt"]);
   } finally {
     scanner.close();
   }
@@ -61,7 +65,7 @@ Deno.test("WorkerScanner cannot read outside its roots even when asked directly"
         request(outside.root),
         request(allowed.root, {
           rootReal: path.parse(allowed.root).root,
-          startRel: `../${path.basename(outside.root)}`,
+          startPath: `../${path.basename(outside.root)}`,
         }),
       ]
     ) {
@@ -86,7 +90,7 @@ Deno.test("WorkerScanner rejects an aborted scan and keeps serving", async () =>
     controller.abort(new Error("cancelled by test"));
     await assert.rejects(pending, /cancelled by test/);
     const outcome = await scanner.run(request(tree.root));
-    assert.deepEqual(outcome.bySort.map((m) => m.path), ["a.txt"]);
+    assert.deepEqual(outcome.collected.first.map((m) => m.path), ["a.txt"]);
   } finally {
     scanner.close();
   }

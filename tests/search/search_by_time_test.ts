@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { ToolError } from "../../src/errors.ts";
-import { denoFs, type FsPort } from "../../src/search/fs_port.ts";
+import { denoFs, type FsPort } from "../../src/ports/fs.ts";
 import { allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 
@@ -247,8 +247,11 @@ Deno.test("searchByTime() lists symlinks as files and never follows them", async
   });
   assert.deepEqual(paths(out), ["link-in", "link-out", "real", "real/f.txt"]);
   assert.equal(out.matches[0]!.isDirectory, false);
-  // A link inside the root is a fine start path; it leads to the real folder.
-  const viaLink = await engine(tree.root).search({ timeField: "modified", path: "link-in" });
+  // A link named as the start path is the start itself, never followed (contract §8);
+  // a path through a link that stays inside the root leads to the real folder.
+  const atLink = await engine(tree.root).search({ timeField: "modified", path: "link-in" });
+  assert.deepEqual(paths(atLink), ["link-in"]);
+  const viaLink = await engine(tree.root).search({ timeField: "modified", path: "link-in/f.txt" });
   assert.deepEqual(paths(viaLink), ["link-in/f.txt"]);
 });
 
@@ -321,7 +324,7 @@ Deno.test("searchByTime() rejects a start path whose link leaves the root, even 
     (err) => err instanceof ToolError && err.code === "SymlinkEscapeDetected",
   );
   await assert.rejects(
-    e.search({ timeField: "modified", path: "loop-a" }),
+    e.search({ timeField: "modified", path: "loop-a/x" }),
     (err) => err instanceof ToolError && err.code === "PathNotFound",
   );
 });

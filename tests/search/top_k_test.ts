@@ -46,11 +46,11 @@ Deno.test("TopK.sorted() does not disturb later additions", () => {
 
 Deno.test("TopK works with a sort key order (time_desc)", () => {
   const top = new TopK(2, keyOrder("time_desc"));
-  top.add({ t: 1, p: "a" });
-  top.add({ t: null, p: "b" });
-  top.add({ t: 3, p: "z" });
-  top.add({ t: 3, p: "c" });
-  assert.deepEqual(top.sorted(), [{ t: 3, p: "c" }, { t: 3, p: "z" }]);
+  top.add({ time: 1, path: "a" });
+  top.add({ time: null, path: "b" });
+  top.add({ time: 3, path: "z" });
+  top.add({ time: 3, path: "c" });
+  assert.deepEqual(top.sorted(), [{ time: 3, path: "c" }, { time: 3, path: "z" }]);
 });
 
 Deno.test("TopK.sorted() equals the input sorted and cut to k", () => {

@@ -55,7 +55,7 @@ Deno.test({
       [{}, { timeField: "modified", root: tree.abs("docs") }],
       [{}, { timeField: "modified", path: outside.root }],
       [{}, { timeField: "modified", path: "../" + path.basename(outside.root) }],
-      [{}, { timeField: "modified", path: "link-out" }],
+      [{}, { timeField: "modified", path: "link-out/x" }],
       [{}, { timeField: "modified", path: "link-out/SECRET.txt" }],
       [{}, { timeField: "modified", path: "missing/x" }],
       [{}, { timeField: "modified", cursor: "e30" }],

@@ -1,7 +1,7 @@
 /**
- * The file-system calls a scan makes, behind a small interface so that tests can
+ * The file-system calls the server makes, behind a small interface so that tests can
  * simulate what a real tree cannot (an unknown birth time, an entry vanishing, a
- * directory swapped for a link mid-scan).
+ * directory swapped for a link mid-scan, a call that never returns).
  *
  * @module
  */

@@ -1,0 +1,57 @@
+/**
+ * The words people and models read, shared by the MCP tool and the CLI: the one-line
+ * summary of a search, and the three-line error text (contract §4).
+ *
+ * @module
+ */
+import type { ToolError } from "./errors.ts";
+import type { SearchResult } from "./search/search_by_time.ts";
+import { formatTime } from "./search/time.ts";
+
+/**
+ * The error text: `ErrorCode:`, `Message:` and `Fix:` lines, then any detail lines.
+ *
+ * @example
+ * ```ts
+ * errorText(new ToolError("InvalidRange", "'from' must not be later than 'to'.", "Set 'from' <= 'to'."));
+ * // "ErrorCode: InvalidRange\nMessage: 'from' must not be later than 'to'.\nFix: Set 'from' <= 'to'."
+ * ```
+ */
+export function errorText(error: ToolError): string {
+  return [
+    `ErrorCode: ${error.code}`,
+    `Message: ${error.message}`,
+    `Fix: ${error.fix}`,
+    ...error.details,
+  ].join("\n");
+}
+
+/**
+ * E.g. `Found 2 files (sorted by modified desc). Server time: 2026-01-02T03:04:05.000Z.`
+ * Without `now`, the server time is left out.
+ */
+export function summaryLine({ output, request }: SearchResult, now?: number): string {
+  const n = output.matches.length;
+  const noun = request.filter.includeDirectories
+    ? (n === 1 ? "entry" : "entries")
+    : (n === 1 ? "file" : "files");
+  const order = request.order === "path_asc"
+    ? "path"
+    : `${request.filter.timeField} ${request.order === "time_desc" ? "desc" : "asc"}`;
+  const parts = [`Found ${n} ${noun} (sorted by ${order}).`];
+  if (output.stats.truncated) {
+    parts.push(
+      "The scan reached a server limit, so this page covers only part of the tree; call again with 'cursor' set to nextCursor to continue" +
+        (request.order === "path_asc"
+          ? "."
+          : " (after a truncated scan, time order holds within each page only)."),
+    );
+  } else if (output.nextCursor !== null) {
+    parts.push("More results: call again with 'cursor' set to nextCursor.");
+  }
+  if (output.stats.skipped > 0) {
+    parts.push(`${output.stats.skipped} entries could not be read and were skipped.`);
+  }
+  if (now !== undefined) parts.push(`Server time: ${formatTime(now)}.`);
+  return parts.join(" ");
+}

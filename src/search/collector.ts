@@ -1,0 +1,172 @@
+/**
+ * The collector: keeps, while a scan walks, exactly what a page of the request can be
+ * built from, merges the shares of a parallel scan, and knows whether the scan covered
+ * the whole query (contract §10, §11).
+ *
+ * A page needs, for its order, the first `limit + 1` matches after the cursor (a
+ * bounded top-k for the time orders; for `path_asc`, the walk order itself, so the walk
+ * stops as soon as they are in). If a limit stops the walk, the page is cut from the
+ * first `limit + 1` matches in walk order instead (§11), so those are kept too; for
+ * `path_asc` they are the same list. Asked for (`keepAll`), it also keeps every match,
+ * so that later pages need no scan.
+ *
+ * @module
+ */
+import type { Match } from "./filter.ts";
+import { comparePaths, keyOrder } from "./order.ts";
+import type { SearchRequest } from "./request.ts";
+import { TopK } from "./top_k.ts";
+import type { StopReason, WalkEnd, WalkStats } from "./walk.ts";
+
+/** What a page is built from. */
+export interface Collected {
+  /** The first `limit + 1` matches after the cursor's key, in the request's order. */
+  first: Match[];
+  /** The first `limit + 1` matches after the cursor's key, in walk (path) order. */
+  walkPrefix: Match[];
+  /** Every match after the key, in order, when `keepAll` asked for them and they fit. */
+  all: Match[] | null;
+  /** Whether `all` runs to the end of the result set (else it stops at its last item). */
+  allComplete: boolean;
+  /** Matches of the whole query, cursor key or not, when the walk covered all of it. */
+  total: number | null;
+}
+
+/** Per-entry counts of one share (every share walks alike; these differ). */
+export interface EntryCounts {
+  /** Entries that vanished or had no time. */
+  skipped: number;
+  /** Entries left out because their created time is unknown (contract §7). */
+  unknownTime: number;
+}
+
+/** What a scan found. */
+export interface ScanOutcome {
+  /** `null` when the walk covered everything the page needs; else why it stopped, and where. */
+  stopped: { reason: StopReason; boundary: string } | null;
+  collected: Collected;
+  /** The walk's counts: the same in every share. */
+  walk: WalkStats;
+  entries: EntryCounts;
+}
+
+type Needs = Pick<SearchRequest, "order" | "limit" | "after" | "keepAll">;
+
+/** Collects the matches of one scan (or one share of it). */
+export class Collector {
+  readonly #request: Needs;
+  readonly #first: TopK<Match>;
+  readonly #walkPrefix: Match[] = [];
+  #all: Match[] | null;
+  /** A path_asc walk stopped because nothing later could matter. */
+  #stoppedEarly = false;
+  /** `all` stopped short: a path_asc walk ended at `keepAll` matches. */
+  #allCut = false;
+  #total = 0;
+
+  constructor(request: Needs) {
+    this.#request = request;
+    const order = keyOrder(request.order);
+    this.#first = new TopK<Match>(request.limit + 1, order);
+    this.#all = request.keepAll > 0 ? [] : null;
+  }
+
+  /** Takes one match (in walk order); true when nothing later in the walk can matter. */
+  add(match: Match): boolean {
+    this.#total++;
+    const { after, limit, keepAll, order } = this.#request;
+    if (after?.key && keyOrder(order)(match, after.key) <= 0) return false;
+    this.#first.add(match);
+    if (this.#walkPrefix.length <= limit) this.#walkPrefix.push(match);
+    if (this.#all !== null) {
+      if (this.#all.length < keepAll) this.#all.push(match);
+      else this.#all = null; // too many to keep (time orders): memory stays bounded
+    }
+    if (order !== "path_asc") return false;
+    // path_asc: once limit + 1 matches are in (or, when keeping all, `keepAll` of
+    // them), nothing later in the walk can be among them.
+    if (this.#all === null) this.#stoppedEarly = this.#first.size > limit;
+    else this.#stoppedEarly = this.#allCut = this.#all.length >= keepAll;
+    return this.#stoppedEarly;
+  }
+
+  /** The outcome, once the walk has ended. */
+  finish(end: WalkEnd, walk: WalkStats, entries: EntryCounts): ScanOutcome {
+    const { order, limit, after } = this.#request;
+    // A path_asc walk that keeps all goes past its page; if a limit stops it there,
+    // the page itself is still complete, as it is for a walk that stopped early.
+    const pageFull = order === "path_asc" && this.#first.size > limit;
+    const stopped = end.complete || pageFull
+      ? null
+      : { reason: end.reason, boundary: end.boundary };
+    const all = stopped === null && this.#all !== null ? this.#all.sort(keyOrder(order)) : null;
+    // The walk saw the whole query unless it resumed after a boundary, sought to a
+    // path_asc key (scan.ts), or ended early.
+    const sawAll = end.complete && !this.#stoppedEarly &&
+      (after === null || (after.boundary === null && order !== "path_asc"));
+    return {
+      stopped,
+      collected: {
+        first: this.#first.sorted(),
+        walkPrefix: this.#walkPrefix,
+        all,
+        allComplete: all !== null && end.complete && !this.#allCut,
+        total: sawAll ? this.#total : null,
+      },
+      walk,
+      entries,
+    };
+  }
+}
+
+/**
+ * Merges the outcomes of a scan's shares into the outcome one whole scan would have had.
+ * Every share walks the same listings in the same order and counts every entry, so the
+ * file and folder limits stop all shares at the same boundary; a time-out may stop them
+ * at different places: the merged boundary is then the smallest, and whatever a share
+ * found beyond it is dropped.
+ */
+export function mergeShares(outcomes: ScanOutcome[], request: Needs): ScanOutcome {
+  const first = outcomes[0]!;
+  if (outcomes.length === 1) return first;
+  const order = keyOrder(request.order);
+  const top = new TopK<Match>(request.limit + 1, order);
+  for (const o of outcomes) for (const m of o.collected.first) top.add(m);
+  const firstMatches = top.sorted();
+  const byPath = outcomes.flatMap((o) => o.collected.walkPrefix)
+    .sort((a, b) => comparePaths(a.path, b.path));
+  const entries = {
+    skipped: outcomes.reduce((sum, o) => sum + o.entries.skipped, 0),
+    unknownTime: outcomes.reduce((sum, o) => sum + o.entries.unknownTime, 0),
+  };
+  let stopped: ScanOutcome["stopped"] = null;
+  for (const o of outcomes) {
+    if (o.stopped && (stopped === null || o.stopped.boundary < stopped.boundary)) {
+      stopped = o.stopped;
+    }
+  }
+  // path_asc ends as soon as limit + 1 matches are in: if they all lie at or before the
+  // boundary, one whole scan would have ended there, complete, before any limit.
+  const filled = request.order === "path_asc" ? firstMatches[request.limit] : undefined;
+  if (stopped && filled && filled.path <= stopped.boundary) stopped = null;
+
+  const totals = outcomes.map((o) => o.collected.total);
+  const total = stopped === null && totals.every((t) => t !== null)
+    ? totals.reduce((sum: number, t) => sum + t!, 0)
+    : null;
+  const boundary = stopped?.boundary;
+  const walkPrefix = (boundary === undefined ? byPath : byPath.filter((m) => m.path <= boundary))
+    .slice(0, request.limit + 1);
+  let all: Match[] | null = null;
+  // Shares cut short stop at different places: their partial lists do not join up.
+  if (!stopped && outcomes.every((o) => o.collected.all !== null && o.collected.allComplete)) {
+    const merged = outcomes.flatMap((o) => o.collected.all!);
+    all = merged.length <= request.keepAll ? merged.sort(order) : null;
+  }
+  return {
+    stopped,
+    collected: { first: firstMatches, walkPrefix, all, allComplete: all !== null, total },
+    walk: first.walk,
+    entries,
+  };
+}

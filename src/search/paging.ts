@@ -1,0 +1,181 @@
+/**
+ * Paging (contract §10, §11): what a page holds and which position the next one starts
+ * from, in one place. A page comes from a scan, or, from the second page of a result
+ * set on, from a snapshot of it that an earlier scan kept.
+ *
+ * @module
+ */
+import { ToolError } from "../errors.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { ScanOutcome } from "./collector.ts";
+import type { Match } from "./filter.ts";
+import { keyOrder } from "./order.ts";
+import type { Position, SearchRequest } from "./request.ts";
+import type { ScanProgress } from "./scan.ts";
+import type { Scanner } from "./scanner.ts";
+import { type Snapshot, SnapshotCache, type SnapshotCacheOptions } from "./snapshot_cache.ts";
+
+/** Counts of the work behind one page (contract §8, §11). */
+export interface PageStats {
+  scannedFiles: number;
+  scannedDirectories: number;
+  /** Entries skipped: vanished, unreadable, without a time. */
+  skipped: number;
+  /** Entries left out because their created time is unknown (contract §7). */
+  unknownTime: number;
+}
+
+/** One page of results. */
+export interface Page {
+  /** In the requested order. */
+  matches: Match[];
+  /** Where the next page starts; `null` exactly when nothing remains. */
+  next: Position | null;
+  /** Whether a scan limit cut the walk short (the page covers only part of the tree). */
+  truncated: boolean;
+  stats: PageStats;
+  /** Matches of the whole query, when this page's scan saw all of it; else `null`. */
+  totalMatches: number | null;
+}
+
+/** Options of {@linkcode Pager}. */
+export interface PagerOptions {
+  scanner: Scanner;
+  clock: Clock;
+  /** Snapshots for cheap paging; `false` for none. Default: {@linkcode SnapshotCache}'s. */
+  snapshots?: SnapshotCacheOptions | false;
+}
+
+const NO_WORK: Readonly<PageStats> = Object.freeze({
+  scannedFiles: 0,
+  scannedDirectories: 0,
+  skipped: 0,
+  unknownTime: 0,
+});
+
+/** Builds pages. */
+export class Pager {
+  readonly #scanner: Scanner;
+  readonly #snapshots: SnapshotCache | null;
+
+  constructor(options: PagerOptions) {
+    this.#scanner = options.scanner;
+    this.#snapshots = options.snapshots === false
+      ? null
+      : new SnapshotCache(options.clock, options.snapshots);
+  }
+
+  /**
+   * The page `request` asks for; `queryHash` names its result set.
+   *
+   * @throws {ToolError} the scan's errors; `ScanLimitExceeded` or `TimeoutExceeded`
+   * when a limit stopped the scan and `ON_LIMIT` is `error`.
+   */
+  async page(
+    request: SearchRequest,
+    queryHash: string,
+    signal?: AbortSignal,
+    onProgress?: (progress: ScanProgress) => void,
+  ): Promise<Page> {
+    const snapshotKey = `${queryHash}|${request.order}`;
+    // From the second page of a complete scan on, a snapshot serves the pages: the
+    // first page stays a lean scan, since most callers never ask for a second.
+    const snapshotUsable = this.#snapshots !== null && !!request.after?.key &&
+      request.after.boundary === null;
+    const snapshot = snapshotUsable ? this.#snapshots!.get(snapshotKey) : undefined;
+    const fromSnapshot = snapshot && pageFromSnapshot(snapshot, request);
+    if (fromSnapshot) return fromSnapshot;
+
+    const keepAll = snapshotUsable ? this.#snapshots!.maxItems : 0;
+    const outcome = await this.#scanner.run({ ...request, keepAll }, signal, onProgress);
+    const { all, allComplete, total } = outcome.collected;
+    if (all && all.length > request.limit) {
+      this.#snapshots?.put(snapshotKey, { matches: all, complete: allComplete, total });
+    }
+    return pageFromScan(outcome, request);
+  }
+}
+
+function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
+  const stats: PageStats = {
+    scannedFiles: outcome.walk.scannedFiles,
+    scannedDirectories: outcome.walk.scannedDirectories,
+    skipped: outcome.walk.skipped + outcome.entries.skipped,
+    unknownTime: outcome.entries.unknownTime,
+  };
+  const { collected, stopped } = outcome;
+  if (stopped === null) return firstOf(collected.first, request, stats, collected.total);
+  if (request.limits.onLimit === "error") throw limitError(stopped.reason, stats);
+  // Truncated (§11): the first `limit` matches up to the boundary, in path order; if
+  // there were more, the boundary moves back to the last one kept.
+  const { limit, order, after } = request;
+  const kept = collected.walkPrefix.slice(0, limit);
+  const boundary = collected.walkPrefix.length > limit
+    ? kept[kept.length - 1]!.path
+    : stopped.boundary;
+  return {
+    matches: order === "path_asc" ? kept : kept.sort(keyOrder(order)),
+    next: { key: after?.key ?? null, boundary },
+    truncated: true,
+    stats,
+    totalMatches: null,
+  };
+}
+
+/** The next page from a snapshot; undefined when one that stops short holds too few. */
+function pageFromSnapshot(snapshot: Snapshot, request: SearchRequest): Page | undefined {
+  const { matches, complete } = snapshot;
+  const order = keyOrder(request.order);
+  const key = request.after!.key!;
+  let lo = 0;
+  let hi = matches.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (order(matches[mid]!, key) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (!complete && lo + request.limit + 1 > matches.length) return undefined;
+  const candidates = matches.slice(lo, lo + request.limit + 1);
+  return firstOf(candidates, request, NO_WORK, snapshot.total);
+}
+
+/** A page of the first `limit` of `candidates` (in order), with more to come if there are. */
+function firstOf(
+  candidates: Match[],
+  request: SearchRequest,
+  stats: PageStats,
+  totalMatches: number | null,
+): Page {
+  const matches = candidates.slice(0, request.limit);
+  const last = matches[matches.length - 1];
+  const more = candidates.length > request.limit && last !== undefined;
+  return {
+    matches,
+    next: more
+      ? { key: { time: last.time, path: last.path }, boundary: request.after?.boundary ?? null }
+      : null,
+    truncated: false,
+    stats,
+    totalMatches,
+  };
+}
+
+function limitError(reason: string, stats: PageStats): ToolError {
+  const counts = `Scanned: ${stats.scannedFiles} files, ${stats.scannedDirectories} directories.`;
+  const fix =
+    "Narrow the search: a deeper 'path', a 'glob', a smaller 'maxDepth' or a tighter from/to range.";
+  if (reason === "timeout") {
+    return new ToolError(
+      "TimeoutExceeded",
+      "The scan ran out of time before covering the whole tree.",
+      fix,
+      [counts],
+    );
+  }
+  return new ToolError(
+    "ScanLimitExceeded",
+    "The scan reached the server's limit on entries examined before covering the whole tree.",
+    fix,
+    [counts],
+  );
+}

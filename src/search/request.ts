@@ -1,0 +1,89 @@
+/**
+ * One search request, as every stage sees it: the tool's arguments once checked
+ * (arguments.ts), the paging module, the scanner, the worker and the walk all take
+ * this one type, with the tool's own names, nested by meaning.
+ *
+ * @module
+ */
+import type { Limits, Root } from "../config.ts";
+
+/** Which time a search filters and sorts by. */
+export const TIME_FIELDS = ["modified", "created"] as const;
+export type TimeField = typeof TIME_FIELDS[number];
+
+/** The result orders (contract §10). */
+export const SORTS = ["time_desc", "time_asc", "path_asc"] as const;
+export type Sort = typeof SORTS[number];
+
+/** Where the walk starts and how deep it goes (contract §8). */
+export interface Start {
+  /** Root-relative, `/`-separated, normalized; `""` is the root itself. */
+  path: string;
+  recursive: boolean;
+  /** As requested; `null` when omitted (the server's `MAX_DEPTH` applies). */
+  maxDepth: number | null;
+}
+
+/** Which entries count, as plain data (contract §7, §8, §9); filter.ts tests entries. */
+export interface Filter {
+  timeField: TimeField;
+  /** Epoch ms, inclusive. */
+  from: number | null;
+  /** Epoch ms, exclusive. */
+  to: number | null;
+  glob: string | null;
+  includeFiles: boolean;
+  includeDirectories: boolean;
+  includeUnknownTime: boolean;
+}
+
+/** An item's place in its order: its time in the filter's field (`null`: unknown) and path. */
+export interface SortKey {
+  time: number | null;
+  path: string;
+}
+
+/** Where a page starts (a decoded cursor, contract §10, §11). */
+export interface Position {
+  /** Only items strictly after this key in the request's order; `null` on a first page. */
+  key: SortKey | null;
+  /** The walk resumes strictly after this path; `null` when not truncated before. */
+  boundary: string | null;
+}
+
+/**
+ * Which share of the entries a scan stats: the `index`-th of every `count` entries in
+ * walk order. Every share walks the same listings in the same order, so the shares
+ * count alike and stop alike; their matches merge into exactly what one whole scan
+ * finds (collector.ts).
+ */
+export interface Share {
+  index: number;
+  count: number;
+}
+
+/** A whole scan, not split. */
+export const WHOLE: Readonly<Share> = Object.freeze({ index: 0, count: 1 });
+
+/** A checked request (contract §5 steps 1 to 8 passed). */
+export interface SearchRequest {
+  root: Root;
+  start: Start;
+  filter: Filter;
+  order: Sort;
+  limit: number;
+  after: Position | null;
+  /** The server's limits (contract §14). */
+  limits: Limits;
+  share: Share;
+  /**
+   * Also keep every match, up to this many, so later pages can be served without a
+   * scan (0: don't). Set by the paging module, never by a caller.
+   */
+  keepAll: number;
+}
+
+/** The effective depth limit of a recursive request. */
+export function depthLimit(request: SearchRequest): number {
+  return request.start.maxDepth ?? request.limits.maxDepth;
+}

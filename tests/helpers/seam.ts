@@ -1,0 +1,89 @@
+/**
+ * Test-only changes to how a scan worker reads: simulated time, slow or failing disks,
+ * a call that hangs, and layer 1 switched off. They reach a server started by
+ * {@linkcode connect} (server.ts) through `seam_main.ts` and `seam_worker.ts`; the
+ * product has no switch for any of them.
+ *
+ * @module
+ */
+import type { Clock } from "../../src/ports/clock.ts";
+import { systemClock } from "../../src/ports/clock.ts";
+import { denoFs, type FsPort } from "../../src/ports/fs.ts";
+import type { ScanTools } from "../../src/search/scan.ts";
+import { type Guard, strictGuard } from "../../src/security/guard.ts";
+import { hostRules } from "../../src/security/path_guard.ts";
+
+/** A simulated failure: calls on `path` or below it throw the named `Deno.errors` kind. */
+export interface Fault {
+  path: string;
+  error: "PermissionDenied" | "NotFound" | "Busy";
+}
+
+/** The seam's settings; every one is optional. */
+export interface TestSeam {
+  /** The clock moves this many ms each time it is read (deterministic time-outs). */
+  clockStepMs?: number;
+  /** Each file-system call takes this many ms of (simulated) time: a slow disk. */
+  fsDelayMs?: number;
+  /** A file-system call on this absolute path or below it hangs until the worker is stopped. */
+  stallOn?: string;
+  /** File-system calls on these absolute paths fail. */
+  faults?: Fault[];
+  /** Switch off layer 1 (lexical and realpath checks) to show that layer 2 holds alone. */
+  disableGuard?: boolean;
+}
+
+/** No checks at all: layer 1 switched off. */
+export const disabledGuard: Guard = {
+  relativePath: (input) => input.replaceAll("\\", "/"),
+  inside: () => true,
+};
+
+/**
+ * A clock that starts at `start` and moves `stepMs` forward each time it is read:
+ * scan time-outs become deterministic.
+ */
+export function steppingClock(start: number, stepMs: number): Clock {
+  let t = start;
+  return {
+    now() {
+      const value = t;
+      t += stepMs;
+      return value;
+    },
+  };
+}
+
+/** The real tools, changed as the seam says. */
+export function seamTools(seam: TestSeam): ScanTools {
+  let now = Date.now();
+  const clock: Clock = seam.clockStepMs !== undefined
+    ? steppingClock(now, seam.clockStepMs)
+    : seam.fsDelayMs !== undefined
+    ? { now: () => now }
+    : systemClock;
+  const under = (p: string, root: string) => p === root || p.startsWith(root + hostRules.sep);
+  const before = (p: string) => {
+    if (seam.fsDelayMs !== undefined) now += seam.fsDelayMs;
+    if (seam.stallOn !== undefined && under(p, seam.stallOn)) {
+      // Block this worker thread (no CPU spin) until it is terminated.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600_000);
+    }
+    const fault = seam.faults?.find((f) => under(p, f.path));
+    if (fault) throw new Deno.errors[fault.error](`simulated ${fault.error}`);
+  };
+  const fs: FsPort = {
+    readDir: (p) => (before(p), denoFs.readDir(p)),
+    readDirStream: (p) => (before(p), denoFs.readDirStream(p)),
+    lstat: (p) => (before(p), denoFs.lstat(p)),
+    realPath: (p) => (before(p), denoFs.realPath(p)),
+  };
+  return { fs, clock, guard: seam.disableGuard ? disabledGuard : strictGuard };
+}
+
+/** The entry module of a scan worker that reads through a seam, with the seam in its URL. */
+export function seamWorkerUrl(seam: TestSeam): URL {
+  const url = new URL("./seam_worker.ts", import.meta.url);
+  url.searchParams.set("seam", JSON.stringify(seam));
+  return url;
+}

@@ -1,0 +1,21 @@
+/**
+ * The server as `main.ts` runs it, but with scan workers that read through the
+ * {@linkcode TestSeam} in the `FILE_TIME_SEARCH_TEST_SEAM` variable (JSON), and, when
+ * the seam says so, with layer 1 switched off. Test-only: spawned by `connect()`.
+ *
+ * @module
+ */
+import { loadConfig } from "../../src/config.ts";
+import { serve } from "../../src/mcp/server.ts";
+import { disabledGuard, seamWorkerUrl, type TestSeam } from "./seam.ts";
+
+const seam = JSON.parse(Deno.env.get("FILE_TIME_SEARCH_TEST_SEAM") ?? "{}") as TestSeam;
+await serve({
+  config: loadConfig({ env: (name) => Deno.env.get(name) }),
+  version: "0.0.0-test",
+  log: (level, message) => console.error(`[seam] ${level}: ${message}`),
+  input: Deno.stdin.readable,
+  output: Deno.stdout.writable,
+  workerUrl: seamWorkerUrl(seam),
+  ...(seam.disableGuard ? { guard: disabledGuard } : {}),
+});
