@@ -1,18 +1,30 @@
 /**
- * The Deno flags the server runs with, in one place: `deno.json`'s `start` task, the
- * README's client configuration, the tests and the benchmark all use these (a test
- * checks that they agree).
+ * The Deno flags the server runs with, read from the one place they are written:
+ * `deno.json`'s `start` task. The compile script (`.github/scripts/compile.ts`), the
+ * tests, the benchmark and the examples all take them from here.
  *
  * @module
  */
-import { ENV_VARIABLES } from "./config.ts";
+import denoJson from "../deno.json" with { type: "json" };
 
 /**
- * V8 heap settings for every isolate (the server and its scan workers). A small young
- * generation and a capped old one keep the peak memory of a million-entry scan under
- * 200 MB (docs/benchmarks.md); the live data of a scan is far smaller.
+ * The flags of `deno task start`, between `deno run` and `main.ts`: `--quiet`,
+ * `--allow-read`, `--allow-env` with exactly the variables the server reads, and the
+ * V8 heap settings for every isolate (a small young generation and a capped old one keep
+ * the peak memory of a million-entry scan under 200 MB, docs/benchmarks.md).
  */
-export const V8_FLAGS = "--v8-flags=--max-old-space-size=128,--max-semi-space-size=4";
+export const SERVER_FLAGS: readonly string[] = Object.freeze(
+  denoJson.tasks.start.split(/\s+/).filter((word) => word.startsWith("--")),
+);
 
-/** `--allow-env` with exactly the variables the server reads. */
-export const ALLOW_ENV = `--allow-env=${ENV_VARIABLES.join(",")}`;
+function flag(prefix: string): string {
+  const found = SERVER_FLAGS.find((f) => f.startsWith(prefix));
+  if (found === undefined) throw new Error(`deno.json's start task has no ${prefix} flag`);
+  return found;
+}
+
+/** `--v8-flags=...` of the start task. */
+export const V8_FLAGS: string = flag("--v8-flags=");
+
+/** `--allow-env=...` of the start task. */
+export const ALLOW_ENV: string = flag("--allow-env=");

@@ -1,52 +1,46 @@
 /**
  * `deno compile` cannot run here (its runtime comes from dl.deno.land), so this checks
- * that every compile task carries what `deno task start` runs with (DECISIONS §13):
- * `--allow-read` (narrowed per worker at run time), the same `--allow-env` and V8
- * flags, nothing else, and the worker module, which compile does not find by itself.
+ * what the compile script would run: every target carries the start task's flags
+ * (contract §13: `--allow-read`, narrowed per worker at run time, the `--allow-env` list
+ * and the V8 flags) and the worker module, which compile does not find by itself.
  */
 import assert from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
+import { compileArgs, TARGETS, WORKER_MODULE } from "../.github/scripts/compile.ts";
 import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
+import { WORKER_URL } from "../src/search/scanner.ts";
 
-const TARGETS = [
-  "x86_64-unknown-linux-gnu",
-  "aarch64-unknown-linux-gnu",
-  "x86_64-apple-darwin",
-  "aarch64-apple-darwin",
-  "x86_64-pc-windows-msvc",
-  "aarch64-pc-windows-msvc",
-];
-const tasks = denoJson.tasks as Record<string, string>;
-const words = (task: string) => task.split(/\s+/);
-const flags = (task: string) =>
-  words(task).filter((w) => w.startsWith("--allow-") || w.startsWith("--v8-flags"));
-
-Deno.test("compile tasks exist for the host and all six targets", () => {
-  assert.ok(tasks.compile);
-  for (const target of TARGETS) {
-    const task = tasks[`compile:${target}`];
-    assert.ok(task, target);
-    const w = words(task);
-    assert.equal(w[w.indexOf("--target") + 1], target);
-    assert.equal(w[w.indexOf("--output") + 1], `dist/file-time-search-${target}`);
-  }
-});
-
-Deno.test("compile tasks carry the start task's permissions and V8 flags, and the worker", () => {
-  const start = flags(tasks.start!).sort();
-  assert.deepEqual(start, ["--allow-read", ALLOW_ENV, V8_FLAGS].sort());
-  for (const name of ["compile", ...TARGETS.map((t) => `compile:${t}`)]) {
-    const task = tasks[name]!;
-    assert.deepEqual(flags(task).sort(), start, name);
-    const w = words(task);
-    assert.equal(w[w.indexOf("--include") + 1], "src/search/scan_worker.ts", name);
-    assert.equal(w[w.length - 1], "main.ts", name);
+Deno.test("compile script: every target gets the start task's flags, the worker and its output", () => {
+  for (const target of [null, ...TARGETS]) {
+    const args = compileArgs(target);
+    const flags = args.filter((a) => a.startsWith("--allow-") || a.startsWith("--v8-flags"));
+    assert.deepEqual(flags.sort(), ["--allow-read", ALLOW_ENV, V8_FLAGS].sort(), String(target));
+    assert.equal(args[args.indexOf("--include") + 1], WORKER_MODULE);
+    assert.equal(args.at(-1), "main.ts");
+    if (target !== null) {
+      assert.equal(args[args.indexOf("--target") + 1], target);
+      assert.equal(args[args.indexOf("--output") + 1], `dist/file-time-search-${target}`);
+    }
   }
   // The worker's Deno permissions need this at run time; compile embeds it from deno.json.
   assert.ok((denoJson.unstable as string[]).includes("worker-options"));
 });
 
-Deno.test("the worker module the compile tasks include is the one the server starts", async () => {
-  const { WORKER_URL } = await import("../src/search/scanner.ts");
-  assert.ok(WORKER_URL.pathname.endsWith("/src/search/scan_worker.ts"));
+Deno.test("compile script: the worker module it includes is the one the server starts", () => {
+  assert.ok(WORKER_URL.pathname.endsWith(`/${WORKER_MODULE}`));
+});
+
+Deno.test("compile script: --dry-run prints one command per target for 'all'", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-env", ".github/scripts/compile.ts", "all", "--dry-run"],
+    cwd: new URL("..", import.meta.url),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+  assert.equal(lines.length, TARGETS.length);
+  for (const [i, target] of TARGETS.entries()) {
+    assert.match(lines[i]!, new RegExp(`--target ${target} `));
+  }
 });

@@ -1,0 +1,61 @@
+/**
+ * Compiles the server into one binary per target, with the flags of `deno task start`
+ * (src/runtime_flags.ts) and the scan worker, which `deno compile` does not find by
+ * itself.
+ *
+ * Usage: `deno task compile` (the host), `deno task compile <target>...`, or
+ * `deno task compile all`; `--dry-run` prints the commands instead of running them.
+ */
+import { SERVER_FLAGS } from "../../src/runtime_flags.ts";
+
+/** Every target a release ships. */
+export const TARGETS = [
+  "x86_64-unknown-linux-gnu",
+  "aarch64-unknown-linux-gnu",
+  "x86_64-apple-darwin",
+  "aarch64-apple-darwin",
+  "x86_64-pc-windows-msvc",
+  "aarch64-pc-windows-msvc",
+] as const;
+
+/** The worker's entry module, relative to the repository. */
+export const WORKER_MODULE = "src/search/scan_worker.ts";
+
+/** The `deno compile` arguments for one target (`null`: the host, as `dist/file-time-search`). */
+export function compileArgs(target: string | null): string[] {
+  // Compiled binaries read any path; each scan worker is narrowed to the roots at run time.
+  const flags = SERVER_FLAGS.filter((f) => f !== "--quiet");
+  const output = target === null ? "dist/file-time-search" : `dist/file-time-search-${target}`;
+  return [
+    "compile",
+    ...flags,
+    "--include",
+    WORKER_MODULE,
+    ...(target === null ? [] : ["--target", target]),
+    "--output",
+    output,
+    "main.ts",
+  ];
+}
+
+if (import.meta.main) {
+  const dryRun = Deno.args.includes("--dry-run");
+  const words = Deno.args.filter((a) => a !== "--dry-run");
+  const unknown = words.filter((w) => w !== "all" && !(TARGETS as readonly string[]).includes(w));
+  if (unknown.length > 0) {
+    console.error(
+      `compile: unknown target ${unknown.join(", ")}; one of: all, ${TARGETS.join(", ")}`,
+    );
+    Deno.exit(2);
+  }
+  const targets = words.includes("all") ? [...TARGETS] : words.length === 0 ? [null] : words;
+  for (const target of targets) {
+    const args = compileArgs(target);
+    if (dryRun) {
+      console.log(["deno", ...args].join(" "));
+      continue;
+    }
+    const { code } = await new Deno.Command(Deno.execPath(), { args }).spawn().status;
+    if (code !== 0) Deno.exit(code);
+  }
+}
