@@ -10,7 +10,13 @@
  */
 import denoJson from "./deno.json" with { type: "json" };
 import { type CliIo, runCli } from "./src/cli/cli.ts";
-import { ConfigError, loadConfig, readablePaths } from "./src/config.ts";
+import {
+  ConfigError,
+  ENV_VARIABLES,
+  envPermissionProblem,
+  loadConfig,
+  readablePaths,
+} from "./src/config.ts";
 import { type Log, serve } from "./src/mcp/server.ts";
 import { systemClock } from "./src/ports/clock.ts";
 import { WORKER_URL, WorkerScanner } from "./src/search/scanner.ts";
@@ -28,6 +34,14 @@ const log: Log = (level, message) => {
   console.error(`[file-time-search] ${level}: ${message}`);
 };
 
+/** How a person runs this: the binary's own name, or the task when run from source. */
+function programName(): string {
+  const exe = Deno.execPath().split(/[\\/]/).pop() ?? "";
+  return /^deno(\.exe)?$/.test(exe)
+    ? `npx -y deno@${Deno.version.deno} task cli`
+    : exe.replace(/\.exe$/, "");
+}
+
 /** The CLI's access to the process. */
 function cliIo(): CliIo {
   const encoder = new TextEncoder();
@@ -37,6 +51,7 @@ function cliIo(): CliIo {
     errIsTerminal: Deno.stderr.isTerminal(),
     env: readEnv,
     version: denoJson.version,
+    program: programName(),
     clock: systemClock,
     scanner: (readPaths) => new WorkerScanner({ readPaths }),
   };
@@ -44,6 +59,15 @@ function cliIo(): CliIo {
 
 async function main(args: string[]): Promise<number> {
   if (args.length > 0) return await runCli(args, cliIo());
+  const envProblem = envPermissionProblem(
+    ENV_VARIABLES.filter((variable) =>
+      Deno.permissions.querySync({ name: "env", variable }).state !== "granted"
+    ),
+  );
+  if (envProblem) {
+    console.error(`file-time-search: ${envProblem.message}`);
+    if (envProblem.fatal) return 2;
+  }
   let config;
   try {
     config = loadConfig({ env: readEnv });

@@ -112,6 +112,11 @@ export function loadConfig(sources: ConfigSources): Config {
       real = normalizeAbsolute(realPath(normalized), rules);
     } catch (err) {
       if (err instanceof ConfigError) throw err;
+      if (err instanceof Deno.errors.NotCapable) {
+        throw new ConfigError(
+          `ALLOW_ROOTS entry '${item}' is not covered by --allow-read: add it to --allow-read (or give --allow-read without a list).`,
+        );
+      }
       const why = err instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
       throw new ConfigError(`ALLOW_ROOTS entry '${item}' ${why}.`);
     }
@@ -154,6 +159,31 @@ export function loadConfig(sources: ConfigSources): Config {
     onLimit: onLimitRaw === "" ? DEFAULT_LIMITS.onLimit : onLimitRaw,
   };
   return { roots, defaultRoot, limits };
+}
+
+/**
+ * What to say when the process may not read some of {@linkcode ENV_VARIABLES}
+ * (`denied`): an error if `ALLOW_ROOTS` is among them (the server cannot start), else a
+ * warning that the others are ignored. Both name the flag to add.
+ */
+export function envPermissionProblem(
+  denied: readonly string[],
+): { fatal: boolean; message: string } | null {
+  if (denied.length === 0) return null;
+  const flag = `--allow-env=${ENV_VARIABLES.join(",")}`;
+  if (denied.includes("ALLOW_ROOTS")) {
+    return {
+      fatal: true,
+      message:
+        `the process may not read the ALLOW_ROOTS environment variable: add ${flag} to the deno run flags.`,
+    };
+  }
+  return {
+    fatal: false,
+    message: `warning: --allow-env does not cover ${
+      denied.join(", ")
+    }, so they are ignored: use ${flag}.`,
+  };
 }
 
 /** Every path the scan workers must be able to read: each root and its real path. */

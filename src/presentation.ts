@@ -32,13 +32,17 @@ export function errorText(error: ToolError): string {
  */
 export function summaryLine({ output, request }: SearchResult, now?: number): string {
   const n = output.matches.length;
-  const noun = request.filter.includeDirectories
-    ? (n === 1 ? "entry" : "entries")
-    : (n === 1 ? "file" : "files");
+  const kind = request.filter.includeDirectories ? "entry" : "file";
+  const noun = plural(n, kind);
   const order = request.order === "path_asc"
     ? "path"
     : `${request.filter.timeField} ${request.order === "time_desc" ? "desc" : "asc"}`;
-  const parts = [`Found ${n} ${noun} (sorted by ${order}).`];
+  const total = output.stats.totalMatches;
+  const parts = [
+    total !== undefined && total > n
+      ? `Found ${total} ${plural(total, kind)}; this page shows ${n} (sorted by ${order}).`
+      : `Found ${n} ${noun} (sorted by ${order}).`,
+  ];
   if (output.stats.truncated) {
     parts.push(
       "The scan reached a server limit, so this page covers only part of the tree; call again with 'cursor' set to nextCursor to continue" +
@@ -52,6 +56,19 @@ export function summaryLine({ output, request }: SearchResult, now?: number): st
   if (output.stats.skipped > 0) {
     parts.push(`${output.stats.skipped} entries could not be read and were skipped.`);
   }
+  const unknown = output.stats.unknownTime ?? 0;
+  if (unknown > 0) {
+    parts.push(
+      `${unknown} ${
+        unknown === 1 ? "entry was" : "entries were"
+      } left out because the file system records no created time for them; set includeUnknownTime to true to include them.`,
+    );
+  }
   if (now !== undefined) parts.push(`Server time: ${formatTime(now)}.`);
   return parts.join(" ");
+}
+
+function plural(n: number, noun: "entry" | "file"): string {
+  if (n === 1) return noun;
+  return noun === "entry" ? "entries" : "files";
 }

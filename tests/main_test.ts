@@ -51,6 +51,40 @@ Deno.test("main exits 2 when --allow-read does not cover a root", async () => {
   assert.match(stderr.join("\n"), /--allow-read must cover/);
 });
 
+Deno.test("main names --allow-env when it may not read ALLOW_ROOTS, and warns for the others", async () => {
+  await using tree = await makeTree({ "a/x.txt": {} });
+  const without = SERVER_ARGS.filter((a) => !a.startsWith("--allow-env"));
+  const refused = await start({ ALLOW_ROOTS: tree.root }, without);
+  assert.equal(refused.code, 2);
+  assert.equal(refused.stderr.length, 1, refused.stderr.join("\n"));
+  assert.match(
+    refused.stderr[0]!,
+    /may not read the ALLOW_ROOTS environment variable: add --allow-env=ALLOW_ROOTS,/,
+  );
+  assert.doesNotMatch(refused.stderr[0]!, /missing or empty/);
+  const partial = SERVER_ARGS.map((a) =>
+    a.startsWith("--allow-env") ? "--allow-env=ALLOW_ROOTS" : a
+  );
+  const warned = await start({ ALLOW_ROOTS: tree.root }, partial);
+  assert.equal(warned.code, 0);
+  assert.match(
+    warned.stderr[0]!,
+    /--allow-env does not cover DEFAULT_ROOT, .*ON_LIMIT, so they are ignored: use --allow-env=/,
+  );
+});
+
+Deno.test("main names --allow-read when it does not cover a root", async () => {
+  await using tree = await makeTree({ "a/x.txt": {}, "b/y.txt": {} });
+  const worker = new URL("../src/", import.meta.url).pathname;
+  const args = SERVER_ARGS.map((a) =>
+    a === "--allow-read" ? `--allow-read=${worker},${tree.abs("a")}` : a
+  );
+  const { code, stderr } = await start({ ALLOW_ROOTS: tree.abs("b") }, args);
+  assert.equal(code, 2);
+  assert.equal(stderr.length, 1, stderr.join("\n"));
+  assert.match(stderr[0]!, /ALLOW_ROOTS entry '.*b' is not covered by --allow-read/);
+});
+
 Deno.test("main exits 0 when its input ends", async () => {
   await using tree = await makeTree({ "a.txt": {} });
   const { code, stdout } = await start({ ALLOW_ROOTS: tree.root });

@@ -23,6 +23,8 @@ export interface CliIo {
   errIsTerminal: boolean;
   env(name: string): string | undefined;
   version: string;
+  /** How a person runs this command line (`file-time-search`, `deno task cli`): it starts the next-page command. */
+  program: string;
   clock: Clock;
   /** A scanner allowed to read exactly these paths. */
   scanner(readPaths: string[]): Scanner;
@@ -91,9 +93,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (argv[0] !== "search") return usageError(io, `Unknown command '${argv[0]}'.`);
+  const searchArgs = attachNegativeNumbers(argv.slice(1));
   let parsed;
   try {
-    parsed = parseArgs({ args: argv.slice(1), options: OPTIONS, allowPositionals: true });
+    parsed = parseArgs({ args: searchArgs, options: OPTIONS, allowPositionals: true });
   } catch (err) {
     // Node's message goes on with advice about '--'; its first sentence says it all.
     const message = err instanceof Error ? err.message : String(err);
@@ -105,6 +108,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) return usageError(io, "Give exactly one <root> folder to search.");
+  for (const [flag, value] of [["--max-depth", values["max-depth"]], ["--limit", values.limit]]) {
+    if (value !== undefined && !WHOLE_NUMBER.test(value)) {
+      return usageError(io, `${flag} needs a whole number, not '${value}'.`);
+    }
+  }
   let config: Config;
   try {
     config = loadConfig({
@@ -132,7 +140,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(
       values.json
         ? JSON.stringify(result.output, null, 2) + "\n"
-        : formatTable(result, io.clock.now()),
+        : formatTable(result, io.clock.now(), nextPageCommand(io.program, searchArgs)),
     );
     return 0;
   } catch (err) {
@@ -144,12 +152,49 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** The tool arguments the options stand for; numbers that are not numbers stay text, so the tool's own check names them. */
+const WHOLE_NUMBER = /^-?\d+$/;
+/** Options whose value may be a negative number, which parseArgs would take for a flag. */
+const NUMBER_OPTIONS = new Set(["--max-depth", "--limit", "-n"]);
+
+/** `--limit -1` as `--limit=-1`, so that the tool's own range check can name the problem. */
+function attachNegativeNumbers(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const next = args[i + 1];
+    if (NUMBER_OPTIONS.has(args[i]!) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${args[i]}=${next}`);
+      i++;
+    } else {
+      out.push(args[i]!);
+    }
+  }
+  return out;
+}
+
+/**
+ * The command that shows the next page, given its cursor: the same search with every
+ * option repeated (the cursor belongs to this query) and any earlier cursor left out.
+ */
+function nextPageCommand(program: string, args: string[]): (cursor: string) => string {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--cursor") i++;
+    else if (!args[i]!.startsWith("--cursor=")) kept.push(args[i]!);
+  }
+  return (cursor) =>
+    [program, ...["search", ...kept, "--cursor", cursor].map(shellQuote)].join(" ");
+}
+
+/** Quotes a word for POSIX shells when it needs it. */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
+}
+
+/** The tool arguments the options stand for (whole numbers were checked before). */
 function toolArguments(
   values: Record<string, string | boolean | undefined>,
 ): Record<string, unknown> {
-  const number = (v: string | boolean | undefined) =>
-    typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+  const number = (v: string | boolean | undefined) => typeof v === "string" ? Number(v) : v;
   const args: Record<string, unknown> = {
     timeField: values["time-field"] ?? "modified",
     path: values.path,

@@ -8,16 +8,20 @@ import type { SearchResult } from "../search/search_by_time.ts";
 
 /**
  * Formats a search result as an aligned table, then the summary line and, if there
- * is more, the cursor for the next page.
+ * is more, the command that shows the next page.
  *
  * @example
  * ```ts
- * formatTable(result, Date.now());
+ * formatTable(result, Date.now(), (cursor) => `file-time-search search ~/docs --cursor ${cursor}`);
  * // PATH       KIND  SIZE   MODIFIED          CREATED           AGE
  * // docs/a.md  file  1.2 KB 2025-06-02 10:00  2025-06-01 09:00  3d
  * ```
  */
-export function formatTable(result: SearchResult, now: number): string {
+export function formatTable(
+  result: SearchResult,
+  now: number,
+  nextPage: (cursor: string) => string,
+): string {
   const { output, request } = result;
   const rows = output.matches.map((m) => {
     const t = request.filter.timeField === "modified" ? m.modifiedAt : m.createdAt;
@@ -37,7 +41,7 @@ export function formatTable(result: SearchResult, now: number): string {
       .trimEnd();
   const lines = rows.length === 0 ? [] : [line(header), ...rows.map(line)];
   lines.push(summaryLine(result));
-  if (output.nextCursor !== null) lines.push(`Next page: --cursor ${output.nextCursor}`);
+  if (output.nextCursor !== null) lines.push(`Next page: ${nextPage(output.nextCursor)}`);
   return lines.join("\n") + "\n";
 }
 

@@ -91,7 +91,7 @@ export const SEARCH_INPUT_SCHEMA = {
   required: ["timeField"],
 } as const;
 
-/** The seed's outputSchema, with the optional `stats` additions of DECISIONS §11. */
+/** The seed's outputSchema, with the optional `stats` additions of DECISIONS §7 and §11. */
 export const SEARCH_OUTPUT_SCHEMA = {
   type: "object",
   additionalProperties: false,
@@ -132,6 +132,8 @@ export const SEARCH_OUTPUT_SCHEMA = {
         truncated: { type: "boolean" },
         skipped: { type: "integer", minimum: 0 },
         elapsedMs: { type: "integer", minimum: 0 },
+        unknownTime: { type: "integer", minimum: 0 },
+        totalMatches: { type: "integer", minimum: 0 },
       },
       required: ["scannedFiles", "scannedDirectories", "returned"],
     },

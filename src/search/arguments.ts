@@ -11,7 +11,7 @@ import { ToolError } from "../errors.ts";
 import { hostRules, isWithin, normalizeAbsolute } from "../security/path_guard.ts";
 import { type Guard, strictGuard } from "../security/guard.ts";
 import { decodeCursor, queryHash } from "./cursor.ts";
-import { compileGlob } from "./glob.ts";
+import { compileGlob, GlobSyntaxError } from "./glob.ts";
 import {
   type SearchRequest,
   type Sort,
@@ -222,12 +222,9 @@ function checkLength(
 function checkGlob(glob: string): void {
   try {
     compileGlob(glob);
-  } catch {
-    throw new ToolError(
-      "InvalidArgument",
-      "'glob' is not a pattern the matcher can compile.",
-      "Use a glob such as '**/*.md', '*.txt' or 'docs/**'.",
-    );
+  } catch (err) {
+    if (!(err instanceof GlobSyntaxError)) throw err;
+    throw new ToolError("InvalidArgument", err.message, err.fix);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Glob matching on root-relative paths (DECISIONS §9), through picomatch.
+ * Glob matching on root-relative paths (contract §9), through picomatch.
  *
  * @module
  */
@@ -9,12 +9,26 @@ import picomatch from "picomatch";
 /** Tests one root-relative, `/`-separated path. */
 export type PathMatcher = (path: string) => boolean;
 
+/** A glob that cannot be compiled; its message says why, in words a model can act on. */
+export class GlobSyntaxError extends Error {
+  /** What to change. */
+  readonly fix: string;
+
+  constructor(message: string, fix: string) {
+    super(message);
+    this.name = "GlobSyntaxError";
+    this.fix = fix;
+  }
+}
+
 /**
  * Compiles a glob: anchored at both ends, `*` and `?` never cross `/`, `**` is zero
- * or more whole segments, `*` also matches names that start with `.`, and matching
- * is case-sensitive on every OS (`\` escapes, it is never a separator).
+ * or more whole segments (a trailing `/**` too: `docs/**` matches `docs` itself), `*`
+ * also matches names that start with `.`, and matching is case-sensitive on every OS
+ * (`\` escapes, it is never a separator).
  *
- * @throws {Error} when picomatch cannot compile the pattern.
+ * @throws {GlobSyntaxError} for an unclosed `[` or `{`, or a pattern picomatch
+ * cannot compile.
  *
  * @example
  * ```ts
@@ -22,10 +36,68 @@ export type PathMatcher = (path: string) => boolean;
  * isMd("a.md"); // true
  * isMd("x/y/a.md"); // true
  * isMd("a.txt"); // false
+ * compileGlob("*\/**")("docs"); // true
  * ```
  */
 export function compileGlob(glob: string): PathMatcher {
+  const unclosed = unclosedBracket(glob);
+  if (unclosed !== null) {
+    const close = unclosed === "[" ? "]" : "}";
+    throw new GlobSyntaxError(
+      `'glob' has a '${unclosed}' that is never closed, so it would match nothing.`,
+      `Close it with '${close}' (e.g. '*.{md,txt}', '[abc]*'), or write '\\${unclosed}' to match a literal '${unclosed}'.`,
+    );
+  }
+  let match: PathMatcher;
+  try {
+    match = compile(glob);
+  } catch {
+    throw new GlobSyntaxError(
+      "'glob' is not a pattern the matcher can compile.",
+      "Use a glob such as '**/*.md', '*.txt' or 'docs/**'.",
+    );
+  }
+  // picomatch lets `X/**` match `X` only when X is literal (`docs/**`), not for `*/**`.
+  if (glob.endsWith("/**") && glob.length > 3) {
+    const parent = compile(glob.slice(0, -3));
+    return (path) => match(path) || parent(path);
+  }
+  return match;
+}
+
+function compile(glob: string): PathMatcher {
   // posix: true also makes `[!a]` a negation (picomatch 4.0.7 reads it as "! or a"
   // without it, micromatch/picomatch#187) and enables `[[:alpha:]]` classes.
   return picomatch(glob, { dot: true, nocase: false, windows: false, posix: true });
+}
+
+/** The first `[` or `{` that is never closed (escapes with `\` respected), or null. */
+function unclosedBracket(glob: string): "[" | "{" | null {
+  let inClass = false;
+  let classStart = -1;
+  let braces = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      // `]` right after `[` or `[!`/`[^` is a member, not the end (POSIX).
+      if (
+        c === "]" && i > classStart + 1 &&
+        !(i === classStart + 2 && "!^".includes(glob[classStart + 1]!))
+      ) {
+        inClass = false;
+      }
+    } else if (c === "[") {
+      inClass = true;
+      classStart = i;
+    } else if (c === "{") {
+      braces++;
+    } else if (c === "}" && braces > 0) {
+      braces--;
+    }
+  }
+  return inClass ? "[" : braces > 0 ? "{" : null;
 }

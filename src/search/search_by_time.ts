@@ -37,6 +37,10 @@ export interface SearchOutput {
     truncated: boolean;
     skipped: number;
     elapsedMs: number;
+    /** With timeField `created`: entries left out because they have no created time. */
+    unknownTime?: number;
+    /** Matches of the whole query, when this page's scan saw all of it. */
+    totalMatches?: number;
   };
 }
 
@@ -85,6 +89,8 @@ export async function searchByTime(
       truncated: page.truncated,
       skipped: page.stats.skipped,
       elapsedMs: Math.max(0, deps.clock.now() - started),
+      ...(filter.timeField === "created" ? { unknownTime: page.stats.unknownTime } : {}),
+      ...(page.totalMatches === null ? {} : { totalMatches: page.totalMatches }),
     },
   };
   return { output, request };

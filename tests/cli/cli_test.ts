@@ -85,11 +85,12 @@ Deno.test("cli reports the tool's error codes and exits non-zero", async () => {
   );
   assert.equal(range.code, 1);
   assert.match(range.stderr, /^ErrorCode: InvalidRange\n/);
+  // A flag value of the wrong kind is a usage error about the flag (exit 2).
   const limit = await cli("search", tree.root, "--limit", "lots");
-  assert.equal(limit.code, 1);
+  assert.equal(limit.code, 2);
   assert.match(
     limit.stderr,
-    /^ErrorCode: InvalidArgument\nMessage: 'limit' must be of type number\./,
+    /^ErrorCode: InvalidArgument\nMessage: --limit needs a whole number, not 'lots'\./,
   );
   const unknown = await cli("search", tree.root, "--colour", "red");
   assert.equal(unknown.code, 2);
@@ -100,4 +101,64 @@ Deno.test("cli reports the tool's error codes and exits non-zero", async () => {
   const noRoot = await cli("search", tree.abs("missing"));
   assert.equal(noRoot.code, 2);
   assert.match(noRoot.stderr, /^file-time-search: root .* does not exist\.\n$/);
+});
+
+Deno.test("cli prints the whole command for the next page, and it works as printed", async () => {
+  const spec: Record<string, { mtime: number }> = {};
+  for (let i = 0; i < 5; i++) spec[`d/f${i}.md`] = { mtime: T0 + i * DAY };
+  await using tree = await makeTree(spec);
+  const seen: string[] = [];
+  let args = ["search", tree.root, "--glob", "**/*.md", "-n", "2", "--sort", "time_asc"];
+  for (let page = 0; page < 5; page++) {
+    const { code, stdout } = await cli(...args);
+    assert.equal(code, 0, stdout);
+    seen.push(...[...stdout.matchAll(/^(d\/f\d\.md)\s/gm)].map((m) => m[1]!));
+    const next = stdout.match(/^Next page: (.*)$/m)?.[1];
+    if (next === undefined) break;
+    const prefix = "npx -y deno@" + Deno.version.deno + " task cli ";
+    assert.ok(next.startsWith(prefix), next);
+    // The rest is the same search, every option repeated, with the new cursor.
+    args = [...next.slice(prefix.length).matchAll(/'((?:[^']|'"'"')*)'|(\S+)/g)].map((m) =>
+      m[1] !== undefined ? m[1].replaceAll(`'"'"'`, "'") : m[2]!
+    );
+    assert.deepEqual(args.slice(0, 8), [
+      "search",
+      tree.root,
+      "--glob",
+      "**/*.md",
+      "-n",
+      "2",
+      "--sort",
+      "time_asc",
+    ]);
+  }
+  assert.deepEqual(seen, ["d/f0.md", "d/f1.md", "d/f2.md", "d/f3.md", "d/f4.md"]);
+});
+
+Deno.test("cli: a number flag that is not a whole number is a usage error naming the flag", async () => {
+  await using tree = await makeTree({ "a.txt": { mtime: T0 } });
+  for (const [flag, value] of [["--limit", "abc"], ["--max-depth", "1.5"], ["-n", "ten"]]) {
+    const { code, stderr } = await cli("search", tree.root, flag!, value!);
+    assert.equal(code, 2, stderr);
+    assert.match(
+      stderr,
+      new RegExp(
+        `^ErrorCode: InvalidArgument\\nMessage: ${
+          flag === "-n" ? "--limit" : flag
+        } needs a whole number, not '${value}'\\.`,
+      ),
+      stderr,
+    );
+    assert.doesNotMatch(stderr, /JSON|of type/);
+  }
+});
+
+Deno.test("cli: a negative or out-of-range number gets the tool's own range error", async () => {
+  await using tree = await makeTree({ "a.txt": { mtime: T0 } });
+  const depth = await cli("search", tree.root, "--max-depth", "-1");
+  assert.equal(depth.code, 1, depth.stderr);
+  assert.match(depth.stderr, /^ErrorCode: MaxDepthOutOfRange\nMessage: [^\n]+\nFix: [^\n]+\n$/);
+  const limit = await cli("search", tree.root, "--limit", "-5");
+  assert.equal(limit.code, 1, limit.stderr);
+  assert.match(limit.stderr, /^ErrorCode: LimitOutOfRange\n/);
 });

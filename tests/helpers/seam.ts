@@ -31,6 +31,8 @@ export interface TestSeam {
   faults?: Fault[];
   /** Switch off layer 1 (lexical and realpath checks) to show that layer 2 holds alone. */
   disableGuard?: boolean;
+  /** The file system records no birth times (as on many Linux file systems and mounts). */
+  noBirthTimes?: boolean;
 }
 
 /** No checks at all: layer 1 switched off. */
@@ -75,7 +77,11 @@ export function seamTools(seam: TestSeam): ScanTools {
   const fs: FsPort = {
     readDir: (p) => (before(p), denoFs.readDir(p)),
     readDirStream: (p) => (before(p), denoFs.readDirStream(p)),
-    lstat: (p) => (before(p), denoFs.lstat(p)),
+    lstat: (p) => {
+      before(p);
+      const info = denoFs.lstat(p);
+      return seam.noBirthTimes ? { ...info, birthtime: null } : info;
+    },
     realPath: (p) => (before(p), denoFs.realPath(p)),
   };
   return { fs, clock, guard: seam.disableGuard ? disabledGuard : strictGuard };

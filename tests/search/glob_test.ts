@@ -98,3 +98,26 @@ Deno.test("compileGlob() also matches a path spelled exactly like the pattern", 
   check("[ab].txt", ["[ab].txt"], []);
   check("{a,b}.txt", ["{a,b}.txt"], []);
 });
+
+Deno.test("compileGlob() a trailing '/**' also matches zero segments (the folder itself)", () => {
+  check("*/**", ["a", "a/b", "a/b/c", ".git"], []);
+  check("@*/**", ["@babel", "@babel/core", "@babel/core/x.js"], ["babel", "x/@babel"]);
+  check("doc/**", ["doc", "doc/a", "doc/a/b"], ["docs", "x/doc"]);
+  check("**/node_modules/**", ["node_modules", "a/node_modules", "a/node_modules/x"], ["a/b"]);
+});
+
+Deno.test("compileGlob() refuses an unclosed '[' or '{', and names it", () => {
+  for (const [glob, bracket] of [["[", "["], ["**/*.{conf", "{"], ["a[b", "["], ["{a,{b}", "{"]]) {
+    assert.throws(() => compileGlob(glob!), (err: Error) => {
+      assert.equal(err.name, "GlobSyntaxError");
+      assert.ok(err.message.includes(`'${bracket}' that is never closed`), err.message);
+      return true;
+    });
+  }
+  // Closed, escaped, or a ']' that is a class member: fine.
+  for (const glob of ["[ab]", "{a,b}", "\\[x", "a\\{", "[]a]", "[!]]", "a]", "}"]) {
+    compileGlob(glob);
+  }
+  check("[]a]", ["]", "a"], ["b"]);
+  check("\\[x", ["[x"], ["x"]);
+});
