@@ -2,9 +2,9 @@
  * file-time-search: an MCP server on stdio that finds files by modified or created
  * time inside the folders its user allows.
  *
- * With no arguments it serves MCP on stdio; with arguments it is the command line
- * (`file-time-search --help`). The only module that reads the environment, touches
- * stdio or exits.
+ * With no arguments (the roots in `ALLOW_ROOTS`) or `serve DIR...` it serves MCP on
+ * stdio; with other arguments it is the command line (`file-time-search --help`). The
+ * only module that reads the environment, touches stdio or exits.
  *
  * @module
  */
@@ -57,12 +57,22 @@ function cliIo(): CliIo {
   };
 }
 
+/** The folders of `serve DIR...` or `-- DIR...` (contract §20); null when `args` is a CLI command. */
+function rootArguments(args: string[]): string[] | null {
+  if (args.length === 0) return [];
+  if (args[0] !== "serve" && args[0] !== "--") return null;
+  const rest = args.slice(1);
+  return rest[0] === "--" ? rest.slice(1) : rest;
+}
+
 async function main(args: string[]): Promise<number> {
-  if (args.length > 0) return await runCli(args, cliIo());
+  const roots = rootArguments(args);
+  if (roots === null) return await runCli(args, cliIo());
   const envProblem = envPermissionProblem(
     ENV_VARIABLES.filter((variable) =>
       Deno.permissions.querySync({ name: "env", variable }).state !== "granted"
     ),
+    roots.length > 0,
   );
   if (envProblem) {
     console.error(`file-time-search: ${envProblem.message}`);
@@ -70,7 +80,7 @@ async function main(args: string[]): Promise<number> {
   }
   let config;
   try {
-    config = loadConfig({ env: readEnv });
+    config = loadConfig({ env: readEnv, roots });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`file-time-search: ${err.message}`);

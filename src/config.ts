@@ -29,12 +29,23 @@ export interface Limits {
   onLimit: OnLimit;
 }
 
+/** How tools are named in `tools/list` (contract §15). */
+export type ToolNames = "dotted" | "underscore";
+
 /** The server's whole configuration. */
 export interface Config {
   roots: Root[];
   defaultRoot: Root;
   limits: Limits;
+  /** `TOOL_NAMES`: `fs.search_by_time` (dotted) or `fs_search_by_time` (underscore). */
+  toolNames: ToolNames;
+  /** `MAX_RESULT_CHARS`: the most characters a result's JSON may have (contract §16). */
+  maxResultChars: number;
 }
+
+/** The default of `MAX_RESULT_CHARS`, and its least value. */
+export const DEFAULT_MAX_RESULT_CHARS = 40_000;
+const MIN_MAX_RESULT_CHARS = 4_000;
 
 /** The defaults of DECISIONS §14. */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -54,6 +65,8 @@ export const ENV_VARIABLES = [
   "SCAN_TIMEOUT_MS",
   "MAX_DEPTH",
   "ON_LIMIT",
+  "TOOL_NAMES",
+  "MAX_RESULT_CHARS",
 ] as const;
 
 /** A bad start-up setting; its message is the one stderr line `main.ts` prints. */
@@ -68,6 +81,8 @@ export class ConfigError extends Error {
 export interface ConfigSources {
   /** Reads one environment variable. */
   env: (name: string) => string | undefined;
+  /** Roots given as arguments (`serve DIR...`, contract §20); then `ALLOW_ROOTS` must be unset. */
+  roots?: string[];
   /** Resolves links; throws like `Deno.realPathSync`. */
   realPath?: (p: string) => string;
   /** Says whether a path is a directory, following links; throws like `Deno.statSync`. */
@@ -94,10 +109,18 @@ export function loadConfig(sources: ConfigSources): Config {
   const isDirectory = sources.isDirectory ?? ((p: string) => Deno.statSync(p).isDirectory);
 
   const raw = sources.env("ALLOW_ROOTS") ?? "";
-  const items = raw.split(/[;,]/).map((s) => s.trim()).filter((s) => s !== "");
+  const fromEnv = raw.split(/[;,]/).map((s) => s.trim()).filter((s) => s !== "");
+  const fromArgs = sources.roots ?? [];
+  if (fromArgs.length > 0 && fromEnv.length > 0) {
+    throw new ConfigError(
+      "folders were given both as arguments and in ALLOW_ROOTS: give them one way only.",
+    );
+  }
+  const items = fromArgs.length > 0 ? fromArgs : fromEnv;
+  const entry = fromArgs.length > 0 ? "root" : "ALLOW_ROOTS entry";
   if (items.length === 0) {
     throw new ConfigError(
-      "ALLOW_ROOTS is missing or empty: set it to one or more folders separated by ';' or ','.",
+      "ALLOW_ROOTS is missing or empty: set it to one or more folders separated by ';' or ',' (or give the folders as arguments: serve DIR...).",
     );
   }
   const roots: Root[] = [];
@@ -107,18 +130,18 @@ export function loadConfig(sources: ConfigSources): Config {
     let real: string;
     try {
       if (!isDirectory(normalized)) {
-        throw new ConfigError(`ALLOW_ROOTS entry '${item}' is not a directory.`);
+        throw new ConfigError(`${entry} '${item}' is not a directory.`);
       }
       real = normalizeAbsolute(realPath(normalized), rules);
     } catch (err) {
       if (err instanceof ConfigError) throw err;
       if (err instanceof Deno.errors.NotCapable) {
         throw new ConfigError(
-          `ALLOW_ROOTS entry '${item}' is not covered by --allow-read: add it to --allow-read (or give --allow-read without a list).`,
+          `${entry} '${item}' is not covered by --allow-read: add it to --allow-read (or give --allow-read without a list).`,
         );
       }
       const why = err instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
-      throw new ConfigError(`ALLOW_ROOTS entry '${item}' ${why}.`);
+      throw new ConfigError(`${entry} '${item}' ${why}.`);
     }
     const key = comparisonKey(normalized, rules);
     if (seen.has(key)) continue;
@@ -132,15 +155,11 @@ export function loadConfig(sources: ConfigSources): Config {
     const key = comparisonKey(normalizeAbsolute(defaultRaw, rules), rules);
     const found = roots.find((r) => comparisonKey(r.path, rules) === key);
     if (!found) {
-      throw new ConfigError(`DEFAULT_ROOT '${defaultRaw}' is not one of the ALLOW_ROOTS entries.`);
+      throw new ConfigError(`DEFAULT_ROOT '${defaultRaw}' is not one of the allowed folders.`);
     }
     defaultRoot = found;
   }
 
-  const onLimitRaw = (sources.env("ON_LIMIT") ?? "").trim();
-  if (onLimitRaw !== "" && onLimitRaw !== "partial" && onLimitRaw !== "error") {
-    throw new ConfigError(`ON_LIMIT must be 'partial' or 'error', not '${onLimitRaw}'.`);
-  }
   const limits: Limits = {
     maxFilesScanned: readInteger(
       sources.env,
@@ -156,9 +175,16 @@ export function loadConfig(sources: ConfigSources): Config {
     ),
     scanTimeoutMs: readInteger(sources.env, "SCAN_TIMEOUT_MS", 1, DEFAULT_LIMITS.scanTimeoutMs),
     maxDepth: readInteger(sources.env, "MAX_DEPTH", 0, DEFAULT_LIMITS.maxDepth),
-    onLimit: onLimitRaw === "" ? DEFAULT_LIMITS.onLimit : onLimitRaw,
+    onLimit: readChoice(sources.env, "ON_LIMIT", ["partial", "error"] as const),
   };
-  return { roots, defaultRoot, limits };
+  const toolNames = readChoice(sources.env, "TOOL_NAMES", ["dotted", "underscore"] as const);
+  const maxResultChars = readInteger(
+    sources.env,
+    "MAX_RESULT_CHARS",
+    MIN_MAX_RESULT_CHARS,
+    DEFAULT_MAX_RESULT_CHARS,
+  );
+  return { roots, defaultRoot, limits, toolNames, maxResultChars };
 }
 
 /**
@@ -168,7 +194,9 @@ export function loadConfig(sources: ConfigSources): Config {
  */
 export function envPermissionProblem(
   denied: readonly string[],
+  rootsFromArgs = false,
 ): { fatal: boolean; message: string } | null {
+  if (rootsFromArgs) denied = denied.filter((name) => name !== "ALLOW_ROOTS");
   if (denied.length === 0) return null;
   const flag = `--allow-env=${ENV_VARIABLES.join(",")}`;
   if (denied.includes("ALLOW_ROOTS")) {
@@ -203,6 +231,20 @@ export function findRoot(
   if (!rules.isAbsolute(candidate)) return undefined;
   const key = comparisonKey(normalizeAbsolute(candidate, rules), rules);
   return roots.find((r) => comparisonKey(r.path, rules) === key);
+}
+
+/** One of `choices` (the first is the default). */
+function readChoice<T extends string>(
+  env: (name: string) => string | undefined,
+  name: string,
+  choices: readonly [T, ...T[]],
+): T {
+  const raw = (env(name) ?? "").trim();
+  if (raw === "") return choices[0];
+  if ((choices as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(
+    `${name} must be ${choices.map((c) => `'${c}'`).join(" or ")}, not '${raw}'.`,
+  );
 }
 
 function readInteger(

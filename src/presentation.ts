@@ -30,7 +30,8 @@ export function errorText(error: ToolError): string {
  * E.g. `Found 2 files (sorted by modified desc). Server time: 2026-01-02T03:04:05.000Z.`
  * Without `now`, the server time is left out.
  */
-export function summaryLine({ output, request }: SearchResult, now?: number): string {
+export function summaryLine(result: SearchResult, now?: number): string {
+  const { output, request } = result;
   const n = output.matches.length;
   const kind = request.filter.includeDirectories ? "entry" : "file";
   const noun = plural(n, kind);
@@ -43,6 +44,11 @@ export function summaryLine({ output, request }: SearchResult, now?: number): st
       ? `Found ${total} ${plural(total, kind)}; this page shows ${n} (sorted by ${order}).`
       : `Found ${n} ${noun} (sorted by ${order}).`,
   ];
+  if (result.cutForSize) {
+    parts.push(
+      `The page was cut to ${n} ${noun} to keep the answer short enough for the client; call again with 'cursor' set to nextCursor for the rest.`,
+    );
+  }
   if (output.stats.truncated) {
     parts.push(
       "The scan reached a server limit, so this page covers only part of the tree; call again with 'cursor' set to nextCursor to continue" +
@@ -50,7 +56,7 @@ export function summaryLine({ output, request }: SearchResult, now?: number): st
           ? "."
           : " (after a truncated scan, time order holds within each page only)."),
     );
-  } else if (output.nextCursor !== null) {
+  } else if (output.nextCursor !== null && !result.cutForSize) {
     parts.push("More results: call again with 'cursor' set to nextCursor.");
   }
   if (output.stats.skipped > 0) {

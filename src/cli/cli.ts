@@ -35,6 +35,7 @@ export const USAGE = `file-time-search: find files by modified or created time.
 
 Usage:
   file-time-search                       run the MCP server on stdio (set ALLOW_ROOTS)
+  file-time-search serve <folder>...     run the MCP server on stdio for these folders
   file-time-search search <root> [options]
   file-time-search --help | --version
 
@@ -116,16 +117,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let config: Config;
   try {
     config = loadConfig({
-      env: (name) =>
-        name === "ALLOW_ROOTS"
-          ? positionals[0]
-          : name === "DEFAULT_ROOT"
-          ? undefined
-          : io.env(name),
+      env: (name) => name === "ALLOW_ROOTS" || name === "DEFAULT_ROOT" ? undefined : io.env(name),
+      roots: positionals,
     });
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    io.err(`file-time-search: ${err.message.replace("ALLOW_ROOTS entry", "root")}\n`);
+    io.err(`file-time-search: ${err.message}\n`);
     return 2;
   }
   const scanner = io.scanner(readablePaths(config));

@@ -29,7 +29,10 @@ import { LineTransport } from "./line_transport.ts";
 import { LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
 import { type Log, McpLog } from "./logging.ts";
 import { errorResult, successResult } from "./result.ts";
+import { calledTool, styledTools } from "./tool_names.ts";
 import { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./tool_schema.ts";
+
+const TOOLS = [SEARCH_TOOL, LIST_ROOTS_TOOL];
 
 export type { Log };
 
@@ -98,22 +101,26 @@ export function createServer(deps: ServerDeps): Server {
   log.startup(
     `file-time-search ${deps.version}: ${deps.config.roots.length} root(s); limits: ${limits.maxFilesScanned} files, ${limits.maxDirectoriesScanned} folders, ${limits.scanTimeoutMs} ms, depth ${limits.maxDepth}, on limit: ${limits.onLimit}.`,
   );
-  server.setRequestHandler(
-    ListToolsRequestSchema,
-    () => ({ tools: [SEARCH_TOOL, LIST_ROOTS_TOOL] }),
-  );
+  const published = styledTools(TOOLS, deps.config.toolNames);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: published }));
   server.setRequestHandler(
     AnyToolCall,
     async (request: unknown, extra: HandlerExtra): Promise<CallToolResult> => {
       // The SDK has checked it against CallToolRequestSchema by now.
       const params = (request as { params: ToolCallParams }).params;
-      if (params.name === LIST_ROOTS_TOOL_NAME) return listRoots(deps.config);
-      if (params.name !== SEARCH_TOOL_NAME) {
+      const tool = calledTool(params.name, TOOLS);
+      if (tool === LIST_ROOTS_TOOL_NAME) return listRoots(deps.config);
+      if (tool !== SEARCH_TOOL_NAME) {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
       const progress = progressReporter(params._meta?.progressToken, extra);
       try {
-        const result = await searchByTime(params.arguments, deps, extra.signal, progress.report);
+        const result = await searchByTime(
+          params.arguments,
+          { ...deps, maxResultChars: deps.config.maxResultChars },
+          extra.signal,
+          progress.report,
+        );
         await progress.flush();
         const { stats } = result.output;
         log.log(

@@ -3,7 +3,7 @@
  *
  * @module
  */
-// @ts-types="@types/picomatch"
+// @ts-types="npm:@types/picomatch@4.0.3"
 import picomatch from "picomatch";
 
 /** Tests one root-relative, `/`-separated path. */

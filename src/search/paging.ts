@@ -9,7 +9,7 @@ import { ToolError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { ScanOutcome } from "./collector.ts";
 import type { Match } from "./filter.ts";
-import { keyOrder } from "./order.ts";
+import { comparePaths, keyOrder } from "./order.ts";
 import type { Position, SearchRequest } from "./request.ts";
 import type { ScanProgress } from "./scan.ts";
 import type { Scanner } from "./scanner.ts";
@@ -36,6 +36,19 @@ export interface Page {
   stats: PageStats;
   /** Matches of the whole query, when this page's scan saw all of it; else `null`. */
   totalMatches: number | null;
+  /** Whether the page holds fewer than `limit` matches so that it fits (contract §16). */
+  cutForSize: boolean;
+}
+
+/** Options of {@linkcode Pager.page}. */
+export interface PageOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ScanProgress) => void;
+  /**
+   * Whether a page is small enough to send. One that is not is cut to the most matches
+   * that fit (at least one), with the position after its last one (contract §16).
+   */
+  fits?: (page: Page) => boolean;
 }
 
 /** Options of {@linkcode Pager}. */
@@ -71,12 +84,14 @@ export class Pager {
    * @throws {ToolError} the scan's errors; `ScanLimitExceeded` or `TimeoutExceeded`
    * when a limit stopped the scan and `ON_LIMIT` is `error`.
    */
-  async page(
-    request: SearchRequest,
-    queryHash: string,
-    signal?: AbortSignal,
-    onProgress?: (progress: ScanProgress) => void,
-  ): Promise<Page> {
+  async page(request: SearchRequest, queryHash: string, options: PageOptions = {}): Promise<Page> {
+    const page = await this.#whole(request, queryHash, options);
+    return options.fits ? fitted(page, request, options.fits) : page;
+  }
+
+  /** The page of `limit` matches. */
+  async #whole(request: SearchRequest, queryHash: string, options: PageOptions): Promise<Page> {
+    const { signal, onProgress } = options;
     const snapshotKey = `${queryHash}|${request.order}`;
     // From the second page of a complete scan on, a snapshot serves the pages: the
     // first page stays a lean scan, since most callers never ask for a second.
@@ -119,6 +134,7 @@ function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
     truncated: true,
     stats,
     totalMatches: null,
+    cutForSize: false,
   };
 }
 
@@ -157,7 +173,40 @@ function firstOf(
     truncated: false,
     stats,
     totalMatches,
+    cutForSize: false,
   };
+}
+
+/** The page itself if it fits, else the largest cut of it that does (at least one match). */
+function fitted(page: Page, request: SearchRequest, fits: (page: Page) => boolean): Page {
+  if (page.matches.length <= 1 || fits(page)) return page;
+  let lo = 1; // the largest count known to fit, or 1 (a page always holds one match)
+  let hi = page.matches.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(cut(page, request, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return cut(page, request, lo);
+}
+
+/**
+ * The page with only `n` of its matches, and the position right after them: after the
+ * last one kept in the request's order; on a truncated page (contract §11), the first
+ * `n` in path order, with the walk boundary moved back to the last of them.
+ */
+function cut(page: Page, request: SearchRequest, n: number): Page {
+  if (!page.truncated) {
+    const matches = page.matches.slice(0, n);
+    const last = matches[n - 1]!;
+    const boundary = request.after?.boundary ?? null;
+    const next = { key: { time: last.time, path: last.path }, boundary };
+    return { ...page, matches, next, cutForSize: true };
+  }
+  const kept = [...page.matches].sort((a, b) => comparePaths(a.path, b.path)).slice(0, n);
+  const next = { key: request.after?.key ?? null, boundary: kept[n - 1]!.path };
+  const matches = request.order === "path_asc" ? kept : kept.sort(keyOrder(request.order));
+  return { ...page, matches, next, cutForSize: true };
 }
 
 function limitError(reason: string, stats: PageStats): ToolError {

@@ -10,7 +10,7 @@ import type { Guard } from "../security/guard.ts";
 import { parseArguments } from "./arguments.ts";
 import { encodeCursor } from "./cursor.ts";
 import type { Match } from "./filter.ts";
-import type { Pager } from "./paging.ts";
+import type { Page, Pager } from "./paging.ts";
 import type { SearchRequest, TimeField } from "./request.ts";
 import type { ScanProgress } from "./scan.ts";
 import { formatTime } from "./time.ts";
@@ -44,10 +44,12 @@ export interface SearchOutput {
   };
 }
 
-/** A successful search: the output plus the request, for the summary line. */
+/** A successful search: the output plus what the summary line needs. */
 export interface SearchResult {
   output: SearchOutput;
   request: SearchRequest;
+  /** The page holds fewer than `limit` matches to stay within `maxResultChars`. */
+  cutForSize: boolean;
 }
 
 /** What a search needs. */
@@ -57,6 +59,11 @@ export interface SearchDeps {
   clock: Clock;
   /** Layer 1's lexical checks. Default: the strict guard. */
   guard?: Guard;
+  /**
+   * The most characters the output's JSON may have; pages are cut to fit (contract §16).
+   * Default: no bound (the CLI prints what was asked).
+   */
+  maxResultChars?: number;
 }
 
 /**
@@ -72,28 +79,39 @@ export async function searchByTime(
 ): Promise<SearchResult> {
   const started = deps.clock.now();
   const { request, queryHash } = parseArguments(args, deps.config, deps.guard);
-  const page = await deps.pager.page(request, queryHash, signal, onProgress);
-  const { filter } = request;
-  const output: SearchOutput = {
-    timeField: filter.timeField,
-    range: {
-      from: filter.from === null ? null : formatTime(filter.from),
-      to: filter.to === null ? null : formatTime(filter.to),
-    },
-    matches: page.matches.map(toOutput),
-    nextCursor: page.next === null ? null : encodeCursor(request.order, page.next, queryHash),
-    stats: {
-      scannedFiles: page.stats.scannedFiles,
-      scannedDirectories: page.stats.scannedDirectories,
-      returned: page.matches.length,
-      truncated: page.truncated,
-      skipped: page.stats.skipped,
-      elapsedMs: Math.max(0, deps.clock.now() - started),
-      ...(filter.timeField === "created" ? { unknownTime: page.stats.unknownTime } : {}),
-      ...(page.totalMatches === null ? {} : { totalMatches: page.totalMatches }),
-    },
+  const render = (page: Page): SearchOutput => {
+    const { filter } = request;
+    return {
+      timeField: filter.timeField,
+      range: {
+        from: filter.from === null ? null : formatTime(filter.from),
+        to: filter.to === null ? null : formatTime(filter.to),
+      },
+      matches: page.matches.map(toOutput),
+      nextCursor: page.next === null ? null : encodeCursor(request.order, page.next, queryHash),
+      stats: {
+        scannedFiles: page.stats.scannedFiles,
+        scannedDirectories: page.stats.scannedDirectories,
+        returned: page.matches.length,
+        truncated: page.truncated,
+        skipped: page.stats.skipped,
+        elapsedMs: Math.max(0, deps.clock.now() - started),
+        ...(filter.timeField === "created" ? { unknownTime: page.stats.unknownTime } : {}),
+        ...(page.totalMatches === null ? {} : { totalMatches: page.totalMatches }),
+      },
+    };
   };
-  return { output, request };
+  const max = deps.maxResultChars;
+  // elapsedMs may grow by a few digits before the answer is written: keep room for them.
+  const fits = max === undefined
+    ? undefined
+    : (page: Page) => JSON.stringify(render(page)).length <= max - 16;
+  const page = await deps.pager.page(request, queryHash, {
+    ...(signal ? { signal } : {}),
+    ...(onProgress ? { onProgress } : {}),
+    ...(fits ? { fits } : {}),
+  });
+  return { output: render(page), request, cutForSize: page.cutForSize };
 }
 
 function toOutput(match: Match): MatchOutput {

@@ -46,10 +46,14 @@ export interface Connection {
  * Starts the server with `env` and connects a client; `tools/list` is called first, so
  * the client validates `structuredContent` against the published outputSchema.
  */
-export async function connect(env: Record<string, string>, seam?: TestSeam): Promise<Connection> {
+export async function connect(
+  env: Record<string, string>,
+  seam?: TestSeam,
+  args: string[] = [],
+): Promise<Connection> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: seam ? SEAM_SERVER_ARGS : SERVER_ARGS,
+    args: [...(seam ? SEAM_SERVER_ARGS : SERVER_ARGS), ...args],
     env: { ...env, ...(seam ? { FILE_TIME_SEARCH_TEST_SEAM: JSON.stringify(seam) } : {}) },
     stderr: "ignore",
   });
@@ -61,7 +65,7 @@ export async function connect(env: Record<string, string>, seam?: TestSeam): Pro
     client,
     search: (args) =>
       client.callTool({
-        name: "fs.search_by_time",
+        name: env.TOOL_NAMES === "underscore" ? "fs_search_by_time" : "fs.search_by_time",
         arguments: args as Record<string, unknown>,
       }) as Promise<
         CallToolResult

@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import type { Config } from "../../src/config.ts";
-import { DEFAULT_LIMITS } from "../../src/config.ts";
+import { DEFAULT_LIMITS, DEFAULT_MAX_RESULT_CHARS } from "../../src/config.ts";
 import { SEARCH_INPUT_SCHEMA, SEARCH_TOOL } from "../../src/mcp/tool_schema.ts";
 import { argumentsShape, DEFAULT_LIMIT, parseArguments } from "../../src/search/arguments.ts";
 import { SORTS, TIME_FIELDS } from "../../src/search/request.ts";
@@ -41,6 +41,8 @@ const CONFIG: Config = {
   roots: [{ path: "/srv/docs", realPath: "/srv/docs" }],
   defaultRoot: { path: "/srv/docs", realPath: "/srv/docs" },
   limits: { ...DEFAULT_LIMITS },
+  toolNames: "dotted",
+  maxResultChars: DEFAULT_MAX_RESULT_CHARS,
 };
 
 Deno.test("SEARCH_INPUT_SCHEMA and argumentsShape have the same property names", () => {
