@@ -3,6 +3,7 @@
  * client configuration uses the start task's flags.
  */
 import assert from "node:assert/strict";
+import denoJson from "../deno.json" with { type: "json" };
 import { ENV_VARIABLES } from "../src/config.ts";
 import { ALLOW_ENV, SERVER_FLAGS, V8_FLAGS } from "../src/runtime_flags.ts";
 
@@ -22,4 +23,24 @@ Deno.test("deno task start grants reading, exactly the server's variables, and n
 Deno.test("the README's client configuration uses the same flags", () => {
   assert.ok(README.includes(`"${V8_FLAGS}"`));
   assert.ok(README.includes(`"${ALLOW_ENV}"`));
+});
+
+Deno.test("deno task start is quiet, and its import map holds only what the server imports", async () => {
+  assert.ok(SERVER_FLAGS.includes("--quiet"), "no download lines on a first start");
+  // Deno fetches every package of the import map on a first run: test-only packages
+  // are imported by full specifier from the tests instead (pinned in tests/deno.lock).
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "main.ts"],
+    cwd: new URL("..", import.meta.url),
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const graph = JSON.parse(new TextDecoder().decode(info.stdout)) as {
+    npmPackages: Record<string, unknown>;
+  };
+  const used = Object.keys(graph.npmPackages).map((id) => id.split("_")[0]);
+  for (const [name, target] of Object.entries(denoJson.imports as Record<string, string>)) {
+    const pkg = target.replace(/^npm:\/?/, "").replace(/\/$/, "");
+    assert.ok(used.includes(pkg), `${name} (${pkg}) is in the import map, not in the server`);
+  }
 });

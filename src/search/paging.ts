@@ -105,7 +105,8 @@ export class Pager {
     const outcome = await this.#scanner.run({ ...request, keepAll }, signal, onProgress);
     const { all, allComplete, total } = outcome.collected;
     if (all && all.length > request.limit) {
-      this.#snapshots?.put(snapshotKey, { matches: all, complete: allComplete, total });
+      const after = request.after!.key!;
+      this.#snapshots?.put(snapshotKey, { after, matches: all, complete: allComplete, total });
     }
     return pageFromScan(outcome, request);
   }
@@ -138,11 +139,15 @@ function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
   };
 }
 
-/** The next page from a snapshot; undefined when one that stops short holds too few. */
+/**
+ * The next page from a snapshot; undefined when the snapshot starts after the request's
+ * key (it lacks what lies between), or stops short and holds too few.
+ */
 function pageFromSnapshot(snapshot: Snapshot, request: SearchRequest): Page | undefined {
   const { matches, complete } = snapshot;
   const order = keyOrder(request.order);
   const key = request.after!.key!;
+  if (order(key, snapshot.after) < 0) return undefined;
   let lo = 0;
   let hi = matches.length;
   while (lo < hi) {

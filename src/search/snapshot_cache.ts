@@ -9,6 +9,7 @@
  */
 import type { Clock } from "../ports/clock.ts";
 import type { Match } from "./filter.ts";
+import type { SortKey } from "./request.ts";
 
 /** Options of {@linkcode SnapshotCache}; the defaults suit a desktop machine. */
 export interface SnapshotCacheOptions {
@@ -18,8 +19,10 @@ export interface SnapshotCacheOptions {
   maxItems?: number;
 }
 
-/** A snapshot: matches in the query's order, and whether they run to the end. */
+/** A snapshot: the matches after a key, in the query's order, and whether they run to the end. */
 export interface Snapshot {
+  /** The key the snapshot starts after: it holds nothing at or before it. */
+  after: SortKey;
   matches: Match[];
   /** False when the snapshot stops short of the end (a path_asc scan cut at the cap). */
   complete: boolean;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import fc from "fast-check";
+import fc from "npm:fast-check@4.10.2";
 import { DAY, T0, type TreeSpec } from "./tree.ts";
 
 /** Names chosen so that '-', '.', ' ' and upper case sort around '/' and each other. */

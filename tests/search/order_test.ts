@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.10.2";
 import { comparePaths, keyOrder } from "../../src/search/order.ts";
 import { type SortKey, SORTS } from "../../src/search/request.ts";
 

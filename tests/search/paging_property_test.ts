@@ -4,7 +4,7 @@
  * never a duplicate; with complete scans the pages concatenate in exact sort order.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.10.2";
 import { allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { QUERY, TREE } from "../helpers/arbitraries.ts";

@@ -3,7 +3,7 @@
  * as the single-threaded one, on random trees, for every sort, page size and scan limit.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.10.2";
 import { allPages, engine } from "../helpers/engine.ts";
 import { QUERY, TREE } from "../helpers/arbitraries.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.10.2";
 import { keyOrder } from "../../src/search/order.ts";
 import { TopK } from "../../src/search/top_k.ts";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import fc from "fast-check";
+import fc from "npm:fast-check@4.10.2";
 import { ToolError } from "../../src/errors.ts";
 import { isWithin } from "../../src/security/path_guard.ts";
 import { engine } from "../helpers/engine.ts";
