@@ -1,5 +1,5 @@
 /**
- * Start-up configuration from environment variables (DECISIONS §2, defaults §14).
+ * Start-up configuration from environment variables (contract §2, defaults §14).
  *
  * @module
  */
@@ -16,7 +16,7 @@ export interface Root {
   realPath: string;
 }
 
-/** What happens when a scan limit is reached (DECISIONS §11). */
+/** What happens when a scan limit is reached (contract §11). */
 export type OnLimit = "partial" | "error";
 
 /** Per-call scan limits. */
@@ -47,7 +47,7 @@ export interface Config {
 export const DEFAULT_MAX_RESULT_CHARS = 40_000;
 const MIN_MAX_RESULT_CHARS = 4_000;
 
-/** The defaults of DECISIONS §14. */
+/** The defaults of contract §14. */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxFilesScanned: 2_000_000,
   maxDirectoriesScanned: 500_000,

@@ -1,11 +1,11 @@
 /**
- * The tool's error codes (seed PRD-ErrorCodes-v0, plus our `InvalidArgument` and
- * `PathNotFound`, DECISIONS §5) and the one place where file-system errors become codes.
+ * The tool's error codes (contract §5, plus our `InvalidArgument` and
+ * `PathNotFound`, contract §5) and the one place where file-system errors become codes.
  *
  * @module
  */
 
-/** Every code a tool execution error can carry, spelled as in the seed. */
+/** Every code a tool execution error can carry, spelled as in contract §5. */
 export const ERROR_CODES = [
   "InvalidArgument",
   "InvalidDateTime",

@@ -1,6 +1,6 @@
 /**
  * Differential test: the real server (over MCP stdio) against a reference walk written
- * here from DECISIONS §5-§11 (lstat only, never following links), on a tree with every
+ * here from contract §5-§11 (lstat only, never following links), on a tree with every
  * kind of entry, for random queries followed to the end of their paging.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Start-up (DECISIONS §2): a bad configuration is one stderr line naming the variable,
+ * Start-up (contract §2): a bad configuration is one stderr line naming the variable,
  * exit status 2, and nothing on stdout.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Logging (DECISIONS §12): every line goes to stderr; once the client has asked for
+ * Logging (contract §12): every line goes to stderr; once the client has asked for
  * logs with `logging/setLevel`, lines at or above its level also go to it as
  * `notifications/message`. stdout never carries a log line.
  *

@@ -1,5 +1,5 @@
 /**
- * Shaping tool results (DECISIONS §4): a success with its summary line, and the
+ * Shaping tool results (contract §4): a success with its summary line, and the
  * three-line error with its JSON twin.
  *
  * @module

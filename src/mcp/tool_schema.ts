@@ -1,7 +1,7 @@
 /**
- * The published definition of `fs.search_by_time` (seed PRD-API 2.1, DECISIONS §3):
- * the seed's inputSchema and outputSchema as literal JSON, plus our additive,
- * optional `stats` fields of DECISIONS §11.
+ * The published definition of `fs.search_by_time` (contract §3, contract §3):
+ * the contract's inputSchema (§3) and outputSchema as literal JSON, plus our additive,
+ * optional `stats` fields of contract §11.
  *
  * @module
  */
@@ -10,7 +10,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 /** The tool's stable name. */
 export const SEARCH_TOOL_NAME = "fs.search_by_time";
 
-/** The seed's inputSchema (descriptions in English). */
+/** The contract's inputSchema (§3) (descriptions in English). */
 export const SEARCH_INPUT_SCHEMA = {
   type: "object",
   additionalProperties: false,
@@ -91,7 +91,7 @@ export const SEARCH_INPUT_SCHEMA = {
   required: ["timeField"],
 } as const;
 
-/** The seed's outputSchema, with the optional `stats` additions of DECISIONS §7 and §11. */
+/** The contract's outputSchema (§3), with the optional `stats` additions of contract §7 and §11. */
 export const SEARCH_OUTPUT_SCHEMA = {
   type: "object",
   additionalProperties: false,

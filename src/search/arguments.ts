@@ -22,11 +22,11 @@ import {
 } from "./request.ts";
 import { parseDateTime } from "./time.ts";
 
-/** Length limits of DECISIONS §14, in UTF-16 code units. */
+/** Length limits of contract §14, in UTF-16 code units. */
 export const MAX_GLOB_LENGTH = 1024;
 export const MAX_PATH_LENGTH = 4096;
 export const MAX_CURSOR_LENGTH = 16384;
-/** Defaults of the seed's inputSchema. */
+/** Defaults of the contract's inputSchema (§3). */
 export const DEFAULT_LIMIT = 100;
 
 const text = z.string().refine((s) => !s.includes("\0"), { message: "must not contain NUL" });

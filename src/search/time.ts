@@ -1,5 +1,5 @@
 /**
- * RFC 3339 date-time parsing and formatting (DECISIONS §7).
+ * RFC 3339 date-time parsing and formatting (contract §7).
  *
  * @module
  */

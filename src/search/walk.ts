@@ -1,5 +1,5 @@
 /**
- * The walk in path order (DECISIONS §8, §11).
+ * The walk in path order (contract §8, §11).
  *
  * Each directory's children are visited in the order of their keys: a child `n` is
  * visited at key `n`, and a directory child's subtree at key `n + "/"`. So the
@@ -21,7 +21,7 @@ import { assertStillInside, LeftRootError } from "../security/realpath_guard.ts"
 /** Why a walk stopped early. */
 export type StopReason = "files" | "directories" | "timeout";
 
-/** Counters a walk keeps (DECISIONS §8). */
+/** Counters a walk keeps (contract §8). */
 export interface WalkStats {
   /** Directory listings read. */
   scannedDirectories: number;

@@ -1,5 +1,5 @@
 /**
- * Pure containment checks on absolute paths (DECISIONS §2, §6, §13 layer 1).
+ * Pure containment checks on absolute paths (contract §2, §6, §13 layer 1).
  *
  * Containment is decided segment by segment through `path.relative`, never by a
  * string prefix, so `/allowed_evil` is not inside `/allowed`. The rules of either

@@ -1,5 +1,5 @@
 /**
- * The realpath checks of layer 1 (DECISIONS §6, §8): the start path, and every
+ * The realpath checks of layer 1 (contract §6, §8): the start path, and every
  * directory before it is read, must really lie inside the root.
  *
  * Deno's permissions (layer 2) check paths as written and do not resolve links, so

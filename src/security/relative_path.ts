@@ -1,5 +1,5 @@
 /**
- * The lexical rules for the request's `path` (DECISIONS §6), the same on every OS.
+ * The lexical rules for the request's `path` (contract §6), the same on every OS.
  *
  * @module
  */

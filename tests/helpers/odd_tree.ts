@@ -1,5 +1,5 @@
 /**
- * A tree with every kind of entry the walk must handle (DECISIONS §8): nested and
+ * A tree with every kind of entry the walk must handle (contract §8): nested and
  * empty folders, dotfiles, non-ASCII and astral-plane names, names that sort around
  * `/`, symlinks (to a file, to a folder, outside the root, dangling, a loop), a FIFO,
  * and random times from a small pool (so ties happen).

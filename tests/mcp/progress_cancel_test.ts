@@ -1,5 +1,5 @@
 /**
- * Progress, cancellation and responsiveness during a scan (DECISIONS §12), end to end.
+ * Progress, cancellation and responsiveness during a scan (contract §12), end to end.
  * Time is simulated through the test seam: no sleeps, nothing depends on machine speed.
  */
 import assert from "node:assert/strict";

@@ -267,7 +267,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "server negotiates every protocol version of DECISIONS §3",
+  name: "server negotiates every protocol version of contract §3",
   ...sanitize,
   async fn() {
     await using tree = await fixture();

@@ -1,10 +1,10 @@
 /**
- * The published inputSchema (literal JSON, seed PRD-API) and the zod shape that parses
- * arguments (DECISIONS §1) must describe the same arguments.
+ * The published inputSchema (literal JSON, contract §3) and the zod shape that parses
+ * arguments (contract §1) must describe the same arguments.
  *
  * The zod shape is deliberately looser than the JSON Schema: it has no enums and no
  * integer/range bounds, so that a bad `timeField`/`sort` reaches the InvalidEnum check
- * and a bad `limit`/`maxDepth` reaches LimitOutOfRange/MaxDepthOutOfRange (DECISIONS §5
+ * and a bad `limit`/`maxDepth` reaches LimitOutOfRange/MaxDepthOutOfRange (contract §5
  * steps 2 to 4) instead of failing as InvalidArgument at step 1. So JSON "integer"
  * corresponds to zod "number", and enums/defaults are compared with the constants the
  * later checks use rather than with the zod shape.

@@ -93,7 +93,7 @@ Deno.test("compileGlob() does not match a leading './'", () => {
 
 Deno.test("compileGlob() also matches a path spelled exactly like the pattern", () => {
   // picomatch compares the input with the pattern text before using the regex, so a
-  // file literally named '[ab].txt' matches the glob '[ab].txt' (DECISIONS §9: brace
+  // file literally named '[ab].txt' matches the glob '[ab].txt' (contract §9: brace
   // and class syntax "as the library provides"). Pinned so a library change is noticed.
   check("[ab].txt", ["[ab].txt"], []);
   check("{a,b}.txt", ["{a,b}.txt"], []);

@@ -1,5 +1,5 @@
 /**
- * Paging invariants (DECISIONS §10, §11), as properties over random trees on disk:
+ * Paging invariants (contract §10, §11), as properties over random trees on disk:
  * following nextCursor to the end yields exactly the matches of one unlimited call,
  * never a duplicate; with complete scans the pages concatenate in exact sort order.
  */

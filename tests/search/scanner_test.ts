@@ -1,5 +1,5 @@
 /**
- * The scan worker and its Deno permissions (DECISIONS §13, layer 2).
+ * The scan worker and its Deno permissions (contract §13, layer 2).
  */
 import assert from "node:assert/strict";
 import path from "node:path";

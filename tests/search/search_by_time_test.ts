@@ -1,5 +1,5 @@
 /**
- * Semantics of fs.search_by_time on real temp trees with set mtimes (DECISIONS §6-§11).
+ * Semantics of fs.search_by_time on real temp trees with set mtimes (contract §6-§11).
  */
 import assert from "node:assert/strict";
 import { ToolError } from "../../src/errors.ts";

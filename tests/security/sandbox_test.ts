@@ -1,5 +1,5 @@
 /**
- * The two sandbox layers (DECISIONS §13), end to end, and error hygiene: no message
+ * The two sandbox layers (contract §13), end to end, and error hygiene: no message
  * ever holds a root's absolute path or a path outside the roots.
  */
 import assert from "node:assert/strict";
