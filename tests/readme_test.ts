@@ -6,11 +6,10 @@
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import path from "node:path";
-// @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
+import { parse as parseToml } from "npm:smol-toml@1.9.1";
+import { searchThrough, standInBinary } from "./helpers/clients.ts";
 import { makeTree, T0, type TempTree } from "./helpers/tree.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
@@ -33,38 +32,6 @@ function pasted(text: string, tree: TempTree, binary: string): string {
     .replaceAll("$HOME/Documents", tree.root);
 }
 
-/** A stand-in for the compiled binary: the same flags as the compile tasks. */
-async function standInBinary(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "fts-bin-" });
-  const file = path.join(dir, "file-time-search");
-  await Deno.writeTextFile(
-    file,
-    `#!/bin/sh\nexec "${Deno.execPath()}" run --quiet ${V8_FLAGS} --allow-read ${ALLOW_ENV} "${REPO}/main.ts" "$@"\n`,
-  );
-  await Deno.chmod(file, 0o755);
-  return file;
-}
-
-async function searchThrough(transport: StdioClientTransport): Promise<string[]> {
-  const client = new Client({ name: "readme-test", version: "0.0.0" });
-  await client.connect(transport);
-  try {
-    const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t: { name: string }) => t.name), [
-      "fs.search_by_time",
-      "fs.list_roots",
-    ]);
-    const result = await client.callTool({
-      name: "fs.search_by_time",
-      arguments: { timeField: "modified", glob: "**/*.md" },
-    });
-    assert.equal(result.isError, false);
-    return (result.structuredContent as { matches: { path: string }[] }).matches.map((m) => m.path);
-  } finally {
-    await client.close();
-  }
-}
-
 Deno.test({
   name: "README client configurations work when pasted",
   ignore: Deno.build.os === "windows",
@@ -76,6 +43,7 @@ Deno.test({
       b.includes('"mcpServers"') || b.includes('"servers"')
     );
     assert.equal(configs.length, 3, "Claude Desktop / Cursor, Cursor with the binary, VS Code");
+    assert.equal(blocks("json").length, 3);
     for (const config of configs) {
       const parsed = JSON.parse(pasted(config, tree, binary));
       const server = (parsed.mcpServers ?? parsed.servers)["file-time-search"];
@@ -85,6 +53,11 @@ Deno.test({
         env: server.env,
         stderr: "ignore",
       });
+      assert.equal(
+        server.env.TOOL_NAMES,
+        "underscore",
+        "every documented client gets names without dots",
+      );
       assert.deepEqual(await searchThrough(transport), ["notes/a.md"], config);
     }
     await Deno.remove(path.dirname(binary), { recursive: true });
@@ -121,6 +94,29 @@ Deno.test({
       assert.deepEqual(await searchThrough(transport), ["x/a.md"], line);
     }
     await Deno.remove(path.dirname(binary), { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "README Codex configuration parses as TOML and works when pasted",
+  ignore: Deno.build.os === "windows",
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree({ "notes/a.md": { mtime: T0 } });
+    const [toml] = blocks("toml");
+    assert.ok(toml, "README has a Codex configuration");
+    const config = parseToml(pasted(toml, tree, BINARY)) as {
+      mcp_servers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+    };
+    const server = config.mcp_servers["file-time-search"]!;
+    assert.equal(server.env.TOOL_NAMES, "underscore");
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: server.env,
+      stderr: "ignore",
+    });
+    assert.deepEqual(await searchThrough(transport), ["notes/a.md"]);
   },
 });
 

@@ -1,0 +1,56 @@
+/**
+ * Running the server as a client configuration says: a stand-in for the compiled binary
+ * (which only the release workflow can build), and one search through the SDK client.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+// @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { SERVER_FLAGS } from "../../src/runtime_flags.ts";
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
+
+/** A stand-in for the compiled binary: the flags the compile script gives it. */
+export async function standInBinary(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "fts-bin-" });
+  const file = path.join(dir, "file-time-search");
+  await Deno.writeTextFile(
+    file,
+    `#!/bin/sh\nexec "${Deno.execPath()}" run ${SERVER_FLAGS.join(" ")} "${REPO}/main.ts" "$@"\n`,
+  );
+  await Deno.chmod(file, 0o755);
+  return file;
+}
+
+/**
+ * Connects through `transport`, checks the tool names (dotted, or every one a client
+ * accepts when the server was told `TOOL_NAMES=underscore`), and returns the paths of a
+ * search for `**\/*.md`.
+ */
+export async function searchThrough(transport: StdioClientTransport): Promise<string[]> {
+  const client = new Client({ name: "config-test", version: "0.0.0" });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t: { name: string }) => t.name);
+    const underscore = names.includes("fs_search_by_time");
+    assert.deepEqual(
+      names,
+      underscore ? ["fs_search_by_time", "fs_list_roots"] : ["fs.search_by_time", "fs.list_roots"],
+    );
+    if (underscore) { for (const name of names) assert.match(name, /^[a-zA-Z0-9_-]{1,64}$/); }
+    const result = await client.callTool({
+      name: names[0]!,
+      arguments: { timeField: "modified", glob: "**/*.md" },
+    });
+    assert.equal(result.isError, false);
+    return (result.structuredContent as { matches: { path: string }[] }).matches.map((m) => m.path);
+  } finally {
+    await client.close();
+  }
+}
