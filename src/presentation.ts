@@ -44,6 +44,15 @@ export function summaryLine(result: SearchResult, now?: number): string {
       ? `Found ${total} ${plural(total, kind)}; this page shows ${n} (sorted by ${order}).`
       : `Found ${n} ${noun} (sorted by ${order}).`,
   ];
+  if (result.hung === "now") {
+    parts.push(
+      "The scan hung inside the file system (a network or cloud-synced folder that does not answer?) and was stopped; this page holds what was read before it hung.",
+    );
+  } else if (result.hung === "before") {
+    parts.push(
+      "An earlier scan of this root hung inside the file system; if this answer is slow or partial, that is why.",
+    );
+  }
   if (result.cutForSize) {
     parts.push(
       `The page was cut to ${n} ${noun} to keep the answer short enough for the client; call again with 'cursor' set to nextCursor for the rest.`,

@@ -48,6 +48,11 @@ export interface ScanOutcome {
   /** The walk's counts: the same in every share. */
   walk: WalkStats;
   entries: EntryCounts;
+  /**
+   * The scan hung inside a file-system call and was stopped (`now`: this scan, answered
+   * from its last reported boundary; `before`: an earlier scan of the same root).
+   */
+  hung?: "now" | "before";
 }
 
 type Needs = Pick<SearchRequest, "order" | "limit" | "after" | "keepAll">;
@@ -88,6 +93,11 @@ export class Collector {
     if (this.#all === null) this.#stoppedEarly = this.#first.size > limit;
     else this.#stoppedEarly = this.#allCut = this.#all.length >= keepAll;
     return this.#stoppedEarly;
+  }
+
+  /** The matches in walk order so far (a copy): what a truncated page is cut from. */
+  walkPrefix(): Match[] {
+    return [...this.#walkPrefix];
   }
 
   /** The outcome, once the walk has ended. */
@@ -163,10 +173,12 @@ export function mergeShares(outcomes: ScanOutcome[], request: Needs): ScanOutcom
     const merged = outcomes.flatMap((o) => o.collected.all!);
     all = merged.length <= request.keepAll ? merged.sort(order) : null;
   }
+  const hung = outcomes.some((o) => o.hung === "now") ? "now" : undefined;
   return {
     stopped,
     collected: { first: firstMatches, walkPrefix, all, allComplete: all !== null, total },
     walk: first.walk,
     entries,
+    ...(hung ? { hung } : {}),
   };
 }

@@ -38,6 +38,8 @@ export interface Page {
   totalMatches: number | null;
   /** Whether the page holds fewer than `limit` matches so that it fits (contract §16). */
   cutForSize: boolean;
+  /** This scan, or an earlier one of the same root, hung in the file system (contract §19). */
+  hung: "now" | "before" | null;
 }
 
 /** Options of {@linkcode Pager.page}. */
@@ -120,7 +122,10 @@ function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
     unknownTime: outcome.entries.unknownTime,
   };
   const { collected, stopped } = outcome;
-  if (stopped === null) return firstOf(collected.first, request, stats, collected.total);
+  const hung = outcome.hung ?? null;
+  if (stopped === null) {
+    return { ...firstOf(collected.first, request, stats, collected.total), hung };
+  }
   if (request.limits.onLimit === "error") throw limitError(stopped.reason, stats);
   // Truncated (§11): the first `limit` matches up to the boundary, in path order; if
   // there were more, the boundary moves back to the last one kept.
@@ -136,6 +141,7 @@ function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
     stats,
     totalMatches: null,
     cutForSize: false,
+    hung,
   };
 }
 
@@ -179,6 +185,7 @@ function firstOf(
     stats,
     totalMatches,
     cutForSize: false,
+    hung: null,
   };
 }
 

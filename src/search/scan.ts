@@ -11,7 +11,7 @@ import type { FsPort } from "../ports/fs.ts";
 import type { Guard } from "../security/guard.ts";
 import { LeftRootError, resolveStart } from "../security/realpath_guard.ts";
 import { Collector, type EntryCounts, type ScanOutcome } from "./collector.ts";
-import { compileFilter } from "./filter.ts";
+import { compileFilter, type Match } from "./filter.ts";
 import { depthLimit, type SearchRequest } from "./request.ts";
 import { walk, type WalkEntry, type WalkStats } from "./walk.ts";
 
@@ -20,14 +20,23 @@ export interface ScanTools {
   fs: FsPort;
   clock: Clock;
   guard: Guard;
+  /** How often progress is reported. Default {@linkcode PROGRESS_INTERVAL_MS}. */
+  progressIntervalMs?: number;
 }
 
-/** Counts reported while a scan runs. */
+/**
+ * What a running scan reports: counts for the client, and enough for the server to
+ * answer with a truncated page (contract §11) should the scan hang from then on.
+ */
 export interface ScanProgress {
   /** Entries visited so far; only ever grows. */
   scanned: number;
   files: number;
   directories: number;
+  /** Every entry at or before this path has been dealt with; `null` before the first. */
+  boundary: string | null;
+  /** The collector's matches in walk order so far, all at or before `boundary`. */
+  walkPrefix: Match[];
 }
 
 /** How often a running scan reports progress. */
@@ -45,6 +54,7 @@ export async function scan(
   onProgress?: (progress: ScanProgress) => void,
 ): Promise<ScanOutcome> {
   const { fs, clock, guard } = tools;
+  const interval = tools.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const startedAt = clock.now();
   const { root, start, after, share } = request;
   const resolved = await onStartPath(start.path, () => resolveStart(fs, root, start.path, guard));
@@ -56,19 +66,23 @@ export async function scan(
 
   let visited = 0;
   let lastReport = startedAt;
+  let boundary: string | null = null; // the last entry dealt with
   const visit = (entry: WalkEntry): boolean => {
-    visited++;
     if (onProgress) {
       const now = clock.now();
-      if (now - lastReport >= PROGRESS_INTERVAL_MS) {
+      if (now - lastReport >= interval) {
         lastReport = now;
         onProgress({
           scanned: visited,
           files: walkStats.scannedFiles,
           directories: walkStats.scannedDirectories,
+          boundary,
+          walkPrefix: collector.walkPrefix(),
         });
       }
     }
+    visited++;
+    boundary = entry.path;
     if ((visited - 1) % share.count !== share.index) return false;
     if (!filter.wants(entry.path, entry.isDirectory)) return false;
     let info: Deno.FileInfo;
@@ -87,10 +101,10 @@ export async function scan(
   };
 
   // path_asc: a cursor's key is a walk position too, so the walk seeks straight to it.
-  let boundary = after?.boundary ?? null;
+  let resumeAfter = after?.boundary ?? null;
   const key = after?.key;
-  if (request.order === "path_asc" && key && (boundary === null || key.path > boundary)) {
-    boundary = key.path;
+  if (request.order === "path_asc" && key && (resumeAfter === null || key.path > resumeAfter)) {
+    resumeAfter = key.path;
   }
   const end = await onStartPath(start.path, () =>
     walk(
@@ -103,7 +117,7 @@ export async function scan(
         maxDepth: !resolved.isDirectory ? 0 : start.recursive ? depthLimit(request) : 1,
         rootReal: root.realPath,
         guard,
-        boundary,
+        boundary: resumeAfter,
         limits: request.limits,
         startedAt,
         clock,

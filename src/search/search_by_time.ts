@@ -50,6 +50,8 @@ export interface SearchResult {
   request: SearchRequest;
   /** The page holds fewer than `limit` matches to stay within `maxResultChars`. */
   cutForSize: boolean;
+  /** This scan, or an earlier one of the same root, hung in the file system. */
+  hung: "now" | "before" | null;
 }
 
 /** What a search needs. */
@@ -111,7 +113,7 @@ export async function searchByTime(
     ...(onProgress ? { onProgress } : {}),
     ...(fits ? { fits } : {}),
   });
-  return { output: render(page), request, cutForSize: page.cutForSize };
+  return { output: render(page), request, cutForSize: page.cutForSize, hung: page.hung };
 }
 
 function toOutput(match: Match): MatchOutput {

@@ -14,8 +14,9 @@ export interface ScanTask {
   request: SearchRequest;
 }
 
-/** Worker to server: a progress report, or how the scan ended. */
+/** Worker to server: the scan started, a progress report, or how the scan ended. */
 export type ScanReply =
+  | { id: number; type: "started" }
   | { id: number; type: "progress"; progress: ScanProgress }
   | { id: number; type: "done"; outcome: ScanOutcome }
   | { id: number; type: "error"; error: ToolErrorData }
@@ -39,6 +40,7 @@ export interface WorkerScope {
 export function answerScans(scope: WorkerScope, tools: ScanTools): void {
   scope.onmessage = async (event) => {
     const { id, request } = event.data;
+    scope.postMessage({ id, type: "started" });
     try {
       const outcome = await scan(request, tools, (progress) => {
         scope.postMessage({ id, type: "progress", progress });

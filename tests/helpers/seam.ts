@@ -27,12 +27,16 @@ export interface TestSeam {
   fsDelayMs?: number;
   /** A file-system call on this absolute path or below it hangs until the worker is stopped. */
   stallOn?: string;
+  /** Only this kind of call hangs under `stallOn` (default: any). */
+  stallIn?: "readDir" | "lstat" | "realPath";
   /** File-system calls on these absolute paths fail. */
   faults?: Fault[];
   /** Switch off layer 1 (lexical and realpath checks) to show that layer 2 holds alone. */
   disableGuard?: boolean;
   /** The file system records no birth times (as on many Linux file systems and mounts). */
   noBirthTimes?: boolean;
+  /** Report progress (and the walk boundary) before every entry, not every 250 ms. */
+  progressEveryEntry?: boolean;
 }
 
 /** No checks at all: layer 1 switched off. */
@@ -65,9 +69,10 @@ export function seamTools(seam: TestSeam): ScanTools {
     ? { now: () => now }
     : systemClock;
   const under = (p: string, root: string) => p === root || p.startsWith(root + hostRules.sep);
-  const before = (p: string) => {
+  const before = (p: string, call: "readDir" | "lstat" | "realPath") => {
     if (seam.fsDelayMs !== undefined) now += seam.fsDelayMs;
-    if (seam.stallOn !== undefined && under(p, seam.stallOn)) {
+    const stalls = seam.stallIn === undefined || seam.stallIn === call;
+    if (seam.stallOn !== undefined && stalls && under(p, seam.stallOn)) {
       // Block this worker thread (no CPU spin) until it is terminated.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600_000);
     }
@@ -75,16 +80,21 @@ export function seamTools(seam: TestSeam): ScanTools {
     if (fault) throw new Deno.errors[fault.error](`simulated ${fault.error}`);
   };
   const fs: FsPort = {
-    readDir: (p) => (before(p), denoFs.readDir(p)),
-    readDirStream: (p) => (before(p), denoFs.readDirStream(p)),
+    readDir: (p) => (before(p, "readDir"), denoFs.readDir(p)),
+    readDirStream: (p) => (before(p, "readDir"), denoFs.readDirStream(p)),
     lstat: (p) => {
-      before(p);
+      before(p, "lstat");
       const info = denoFs.lstat(p);
       return seam.noBirthTimes ? { ...info, birthtime: null } : info;
     },
-    realPath: (p) => (before(p), denoFs.realPath(p)),
+    realPath: (p) => (before(p, "realPath"), denoFs.realPath(p)),
   };
-  return { fs, clock, guard: seam.disableGuard ? disabledGuard : strictGuard };
+  return {
+    fs,
+    clock,
+    guard: seam.disableGuard ? disabledGuard : strictGuard,
+    ...(seam.progressEveryEntry ? { progressIntervalMs: 0 } : {}),
+  };
 }
 
 /** The entry module of a scan worker that reads through a seam, with the seam in its URL. */

@@ -1,0 +1,167 @@
+/**
+ * The scan workers: Web Workers whose Deno permissions allow reading the roots and
+ * nothing else (contract §13, layer 2), at most `maxWorkers` busy at once, a few kept
+ * warm between calls. A worker that is stopped (cancelled, stuck, crashed) is
+ * terminated; the next lease spawns a fresh one.
+ *
+ * @module
+ */
+import { ToolError } from "../errors.ts";
+
+/** The scan worker's entry module. */
+export const WORKER_URL: URL = new URL("./scan_worker.ts", import.meta.url);
+
+/** Options of {@linkcode WorkerPool}. */
+export interface WorkerPoolOptions {
+  /** The only paths the workers may read: every root and its real path. */
+  readPaths: string[];
+  /** Idle workers kept warm between calls. Default 4. */
+  idle?: number;
+  /** Workers busy at once; further leases wait their turn. Default 4. */
+  maxWorkers?: number;
+  /** The workers' entry module. Default {@linkcode WORKER_URL}, the real file system. */
+  workerUrl?: URL;
+}
+
+/** One worker, lent out until {@linkcode Lease.release}. */
+export interface Lease {
+  worker: Worker;
+  /** Gives the worker back: kept warm (`keep`, if it finished cleanly) or terminated. */
+  release(keep: boolean): void;
+  /** Called if the pool closes while the worker is lent out (it is then terminated). */
+  onClose?: () => void;
+}
+
+/** How many workers are where: for tests and logs. */
+export interface PoolCounts {
+  idle: number;
+  busy: number;
+  /** Leases waiting for a free slot. */
+  waiting: number;
+  /** Workers spawned and not yet terminated (idle + busy, unless one leaked). */
+  alive: number;
+}
+
+/** A pool of sandboxed scan workers. */
+export class WorkerPool {
+  readonly #options: Required<Omit<WorkerPoolOptions, "workerUrl">> & { workerUrl: URL };
+  readonly #idle: Worker[] = [];
+  readonly #busy = new Set<Lease>();
+  readonly #waiting: { start: () => void; fail: (reason: unknown) => void }[] = [];
+  /** Slots taken: leases out, and waiters already given a slot but not yet running. */
+  #taken = 0;
+  #alive = 0;
+  #closed = false;
+
+  constructor(options: WorkerPoolOptions) {
+    this.#options = {
+      readPaths: options.readPaths,
+      idle: options.idle ?? 4,
+      maxWorkers: options.maxWorkers ?? 4,
+      workerUrl: options.workerUrl ?? WORKER_URL,
+    };
+  }
+
+  /** Lends a worker once a slot is free; rejects with the signal's reason if aborted first. */
+  async acquire(signal?: AbortSignal): Promise<Lease> {
+    if (this.#closed) throw shuttingDown();
+    signal?.throwIfAborted();
+    if (this.#taken < this.#options.maxWorkers) this.#taken++;
+    else await this.#wait(signal); // the slot is taken for us when we are started
+    if (this.#closed) throw shuttingDown();
+    const worker = this.#idle.pop() ?? this.#spawn();
+    let released = false;
+    const lease: Lease = {
+      worker,
+      release: (keep) => {
+        if (released) return;
+        released = true;
+        this.#busy.delete(lease);
+        this.#taken--;
+        if (keep && !this.#closed && this.#idle.length < this.#options.idle) {
+          this.#idle.push(worker);
+        } else {
+          this.#terminate(worker);
+        }
+        this.#waiting.shift()?.start();
+      },
+    };
+    this.#busy.add(lease);
+    return lease;
+  }
+
+  /** Counts of idle, busy and waiting. */
+  counts(): PoolCounts {
+    return {
+      idle: this.#idle.length,
+      busy: this.#busy.size,
+      waiting: this.#waiting.length,
+      alive: this.#alive,
+    };
+  }
+
+  /** Stops every worker; waiting leases reject, lent ones are told through `onClose`. */
+  close(): void {
+    this.#closed = true;
+    for (const waiter of this.#waiting.splice(0)) waiter.fail(shuttingDown());
+    for (const lease of [...this.#busy]) {
+      lease.onClose?.();
+      lease.release(false);
+    }
+    for (const worker of this.#idle.splice(0)) this.#terminate(worker);
+  }
+
+  #terminate(worker: Worker): void {
+    worker.terminate();
+    this.#alive--;
+  }
+
+  #wait(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const entry = {
+        start: () => {
+          signal?.removeEventListener("abort", onAbort);
+          this.#taken++;
+          resolve();
+        },
+        fail: (reason: unknown) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(reason);
+        },
+      };
+      const onAbort = () => {
+        this.#waiting.splice(this.#waiting.indexOf(entry), 1);
+        entry.fail(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#waiting.push(entry);
+    });
+  }
+
+  #spawn(): Worker {
+    this.#alive++;
+    return new Worker(this.#options.workerUrl, {
+      type: "module",
+      deno: {
+        permissions: {
+          read: this.#options.readPaths,
+          write: false,
+          net: false,
+          env: false,
+          run: false,
+          ffi: false,
+          sys: false,
+          import: false,
+        },
+      },
+    });
+  }
+}
+
+function shuttingDown(): ToolError {
+  return new ToolError(
+    "IOFailure",
+    "The scan failed unexpectedly (server shutting down).",
+    "Retry in a moment, or narrow 'path'.",
+  );
+}
