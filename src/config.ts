@@ -9,6 +9,7 @@ import {
   normalizeAbsolute,
   type PathRules,
 } from "./security/path_guard.ts";
+import { compileGlob, GlobSyntaxError } from "./search/glob.ts";
 
 /** An allowed root: its normalized absolute path and its real path (links resolved). */
 export interface Root {
@@ -41,6 +42,10 @@ export interface Config {
   toolNames: ToolNames;
   /** `MAX_RESULT_CHARS`: the most characters a result's JSON may have (contract §16). */
   maxResultChars: number;
+  /** `EXCLUDE`: globs every call leaves out, whatever it asks (contract §17). */
+  exclude: string[];
+  /** `RESPECT_IGNORE_FILES`: the default of `respectIgnoreFiles`. */
+  respectIgnoreFiles: boolean;
 }
 
 /** The default of `MAX_RESULT_CHARS`, and its least value. */
@@ -67,6 +72,8 @@ export const ENV_VARIABLES = [
   "ON_LIMIT",
   "TOOL_NAMES",
   "MAX_RESULT_CHARS",
+  "EXCLUDE",
+  "RESPECT_IGNORE_FILES",
 ] as const;
 
 /** A bad start-up setting; its message is the one stderr line `main.ts` prints. */
@@ -184,7 +191,27 @@ export function loadConfig(sources: ConfigSources): Config {
     MIN_MAX_RESULT_CHARS,
     DEFAULT_MAX_RESULT_CHARS,
   );
-  return { roots, defaultRoot, limits, toolNames, maxResultChars };
+  const exclude = (sources.env("EXCLUDE") ?? "").split(";").map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const pattern of exclude) {
+    const problem = globProblem(pattern);
+    if (problem) throw new ConfigError(`EXCLUDE entry '${pattern}': ${problem}`);
+  }
+  const respectIgnoreFiles =
+    readChoice(sources.env, "RESPECT_IGNORE_FILES", ["false", "true"] as const) === "true";
+  return { roots, defaultRoot, limits, toolNames, maxResultChars, exclude, respectIgnoreFiles };
+}
+
+/** Why a glob cannot be used, or null. */
+function globProblem(pattern: string): string | null {
+  if (pattern.length > 1024) return "longer than 1024 characters.";
+  try {
+    compileGlob(pattern);
+    return null;
+  } catch (err) {
+    if (err instanceof GlobSyntaxError) return err.message.replace("'glob' ", "it ");
+    throw err;
+  }
 }
 
 /**

@@ -53,6 +53,8 @@ Search options (the fs.search_by_time arguments):
   -n, --limit <1..1000>                  default: 100
       --cursor <cursor>                  continue from a previous page
       --include-unknown-time             with created: also entries without one
+  -x, --exclude <glob>                   leave matching entries out (repeatable): '**/node_modules'
+      --respect-ignore-files             leave out what .gitignore/.ignore say, and .git
       --json                             print the tool's structured result as JSON
 
 Exit status: 0 found (or nothing found), 1 the search was refused (ErrorCode on stderr),
@@ -72,6 +74,8 @@ const OPTIONS = {
   limit: { type: "string", short: "n" },
   cursor: { type: "string" },
   "include-unknown-time": { type: "boolean" },
+  exclude: { type: "string", short: "x", multiple: true },
+  "respect-ignore-files": { type: "boolean" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -189,9 +193,10 @@ function shellQuote(word: string): string {
 
 /** The tool arguments the options stand for (whole numbers were checked before). */
 function toolArguments(
-  values: Record<string, string | boolean | undefined>,
+  values: Record<string, string | boolean | string[] | undefined>,
 ): Record<string, unknown> {
-  const number = (v: string | boolean | undefined) => typeof v === "string" ? Number(v) : v;
+  const number = (v: string | boolean | string[] | undefined) =>
+    typeof v === "string" ? Number(v) : v;
   const args: Record<string, unknown> = {
     timeField: values["time-field"] ?? "modified",
     path: values.path,
@@ -206,6 +211,8 @@ function toolArguments(
     limit: number(values.limit),
     cursor: values.cursor,
     includeUnknownTime: values["include-unknown-time"] ? true : undefined,
+    exclude: values.exclude,
+    respectIgnoreFiles: values["respect-ignore-files"] ? true : undefined,
   };
   for (const key of Object.keys(args)) if (args[key] === undefined) delete args[key];
   return args;

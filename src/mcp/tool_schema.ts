@@ -87,6 +87,18 @@ export const SEARCH_INPUT_SCHEMA = {
       description:
         "With timeField 'created': also return entries whose file system records no creation time (createdAt null), whatever from/to say. Default false.",
     },
+    exclude: {
+      type: "array",
+      items: { type: "string" },
+      maxItems: 64,
+      description:
+        "Globs (same syntax as 'glob') for entries to leave out; a matching folder is not searched at all. Use it to skip noise such as ['**/node_modules', '**/.cache', '**/*.tmp'].",
+    },
+    respectIgnoreFiles: {
+      type: "boolean",
+      description:
+        "Leave out what .gitignore and .ignore files (and .git/info/exclude) say, and .git folders, as git does. Set it true for 'what did I change' questions in code folders, so build output and dependencies do not crowd the answer. Default: the server's setting (usually false).",
+    },
   },
   required: ["timeField"],
 } as const;
@@ -134,6 +146,7 @@ export const SEARCH_OUTPUT_SCHEMA = {
         elapsedMs: { type: "integer", minimum: 0 },
         unknownTime: { type: "integer", minimum: 0 },
         totalMatches: { type: "integer", minimum: 0 },
+        excluded: { type: "integer", minimum: 0 },
       },
       required: ["scannedFiles", "scannedDirectories", "returned"],
     },

@@ -19,6 +19,8 @@ export interface FsPort {
   lstat(path: string): Deno.FileInfo;
   /** Resolves every link in a path. */
   realPath(path: string): string;
+  /** Reads a (small, regular) text file: ignore files only. */
+  readTextFile(path: string): string;
 }
 
 /** The real file system, through Deno's synchronous calls (several times faster than async). */
@@ -27,4 +29,5 @@ export const denoFs: FsPort = {
   readDirStream: (path) => Deno.readDir(path),
   lstat: (path) => Deno.lstatSync(path),
   realPath: (path) => Deno.realPathSync(path),
+  readTextFile: (path) => Deno.readTextFileSync(path),
 };

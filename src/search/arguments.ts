@@ -26,6 +26,8 @@ import { parseDateTime } from "./time.ts";
 export const MAX_GLOB_LENGTH = 1024;
 export const MAX_PATH_LENGTH = 4096;
 export const MAX_CURSOR_LENGTH = 16384;
+/** The most `exclude` globs one call may give (contract §17). */
+export const MAX_EXCLUDES = 64;
 /** Defaults of the contract's inputSchema (§3). */
 export const DEFAULT_LIMIT = 100;
 
@@ -51,6 +53,9 @@ export const argumentsShape = z.strictObject({
   limit: z.number().optional(),
   cursor: text.optional(),
   includeUnknownTime: z.boolean().optional(),
+  exclude: z.array(text).max(MAX_EXCLUDES, { message: `holds more than ${MAX_EXCLUDES} globs` })
+    .optional(),
+  respectIgnoreFiles: z.boolean().optional(),
 });
 
 /** A checked request and the hash its cursors carry. */
@@ -121,8 +126,19 @@ export function parseArguments(
     "CursorTooLong",
     "Pass 'nextCursor' from the previous result unchanged, or omit 'cursor'.",
   );
+  for (const [i, pattern] of (args.exclude ?? []).entries()) {
+    checkLength(
+      `exclude[${i}]`,
+      pattern,
+      MAX_GLOB_LENGTH,
+      "GlobTooLong",
+      "Use a shorter, simpler pattern.",
+    );
+  }
   const glob = args.glob === undefined || args.glob === "" ? null : args.glob;
-  if (glob !== null) checkGlob(glob);
+  if (glob !== null) checkGlob("glob", glob);
+  const exclude = (args.exclude ?? []).filter((pattern) => pattern !== "");
+  exclude.forEach((pattern, i) => checkGlob(`exclude[${i}]`, pattern));
 
   // 6. times
   const from = checkTime("from", args.from);
@@ -152,6 +168,8 @@ export function parseArguments(
       includeFiles: args.includeFiles ?? true,
       includeDirectories: args.includeDirectories ?? false,
       includeUnknownTime: args.includeUnknownTime ?? false,
+      exclude: [...exclude, ...config.exclude],
+      respectIgnoreFiles: args.respectIgnoreFiles ?? config.respectIgnoreFiles,
     },
   };
   const hash = queryHash(query);
@@ -219,12 +237,12 @@ function checkLength(
   }
 }
 
-function checkGlob(glob: string): void {
+function checkGlob(name: string, glob: string): void {
   try {
     compileGlob(glob);
   } catch (err) {
     if (!(err instanceof GlobSyntaxError)) throw err;
-    throw new ToolError("InvalidArgument", err.message, err.fix);
+    throw new ToolError("InvalidArgument", err.message.replace("'glob'", `'${name}'`), err.fix);
   }
 }
 

@@ -86,7 +86,7 @@ export function decodeCursor(text: string, sort: Sort, q: string): Position {
     throw new ToolError(
       "CursorInvalid",
       "The cursor belongs to a different query.",
-      "Pass the cursor only with the same root, path, timeField, from, to, glob, recursive, maxDepth, includeFiles, includeDirectories and includeUnknownTime; or omit it to start over.",
+      "Pass the cursor only with the same root, path, timeField, from, to, glob, recursive, maxDepth, includeFiles, includeDirectories, includeUnknownTime, exclude and respectIgnoreFiles; or omit it to start over.",
     );
   }
   return {
@@ -101,6 +101,8 @@ export function decodeCursor(text: string, sort: Sort, q: string): Position {
  * The same inputs give the same hash across restarts.
  */
 export function queryHash(query: Pick<SearchRequest, "root" | "start" | "filter">): string {
+  // root, path, timeField, from, to, glob, recursive, maxDepth, the include flags,
+  // exclude (the call's and the server's) and respectIgnoreFiles.
   const { root, start, filter } = query;
   const canonical = JSON.stringify([
     root.path,
@@ -114,6 +116,10 @@ export function queryHash(query: Pick<SearchRequest, "root" | "start" | "filter"
     filter.includeFiles,
     filter.includeDirectories,
     filter.includeUnknownTime,
+    // Added in 0.2: only when used, so the hashes of earlier queries stay as they were.
+    ...(filter.exclude.length > 0 || filter.respectIgnoreFiles
+      ? [filter.exclude, filter.respectIgnoreFiles]
+      : []),
   ]);
   return createHash("sha256").update(canonical).digest("base64url").slice(0, 12);
 }

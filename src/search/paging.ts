@@ -23,6 +23,8 @@ export interface PageStats {
   skipped: number;
   /** Entries left out because their created time is unknown (contract §7). */
   unknownTime: number;
+  /** Entries left out by `exclude` or ignore files; a folder counts once (contract §17). */
+  excluded: number;
 }
 
 /** One page of results. */
@@ -66,6 +68,7 @@ const NO_WORK: Readonly<PageStats> = Object.freeze({
   scannedDirectories: 0,
   skipped: 0,
   unknownTime: 0,
+  excluded: 0,
 });
 
 /** Builds pages. */
@@ -120,6 +123,7 @@ function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
     scannedDirectories: outcome.walk.scannedDirectories,
     skipped: outcome.walk.skipped + outcome.entries.skipped,
     unknownTime: outcome.entries.unknownTime,
+    excluded: outcome.walk.excluded,
   };
   const { collected, stopped } = outcome;
   const hung = outcome.hung ?? null;

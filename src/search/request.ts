@@ -35,6 +35,10 @@ export interface Filter {
   includeFiles: boolean;
   includeDirectories: boolean;
   includeUnknownTime: boolean;
+  /** Globs whose matches are left out: the call's `exclude`, then the server's `EXCLUDE`. */
+  exclude: string[];
+  /** Leave out what `.gitignore`, `.ignore` and `.git/info/exclude` say, and `.git` (§17). */
+  respectIgnoreFiles: boolean;
 }
 
 /** An item's place in its order: its time in the filter's field (`null`: unknown) and path. */

@@ -11,6 +11,7 @@ import type { FsPort } from "../ports/fs.ts";
 import type { Guard } from "../security/guard.ts";
 import { LeftRootError, resolveStart } from "../security/realpath_guard.ts";
 import { Collector, type EntryCounts, type ScanOutcome } from "./collector.ts";
+import { compileExclusion } from "./exclusion.ts";
 import { compileFilter, type Match } from "./filter.ts";
 import { depthLimit, type SearchRequest } from "./request.ts";
 import { walk, type WalkEntry, type WalkStats } from "./walk.ts";
@@ -58,11 +59,16 @@ export async function scan(
   const startedAt = clock.now();
   const { root, start, after, share } = request;
   const resolved = await onStartPath(start.path, () => resolveStart(fs, root, start.path, guard));
-  const walkStats: WalkStats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0 };
+  const walkStats: WalkStats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0, excluded: 0 };
   const entries: EntryCounts = { skipped: 0, unknownTime: 0 };
   const filter = compileFilter(request.filter);
   const collector = new Collector(request);
   if (filter.matchesNothing) return collector.finish({ complete: true }, walkStats, entries);
+  const exclusion = compileExclusion(request.filter, fs, root.realPath);
+  if (exclusion?.excludesStart(start.path, resolved.isDirectory)) {
+    walkStats.excluded++;
+    return collector.finish({ complete: true }, walkStats, entries);
+  }
 
   let visited = 0;
   let lastReport = startedAt;
@@ -121,6 +127,7 @@ export async function scan(
         limits: request.limits,
         startedAt,
         clock,
+        exclusion,
       },
       walkStats,
       visit,

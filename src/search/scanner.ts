@@ -201,7 +201,12 @@ function hungOutcome(last: ScanProgress, boundary: string): ScanOutcome {
       allComplete: false,
       total: null,
     },
-    walk: { scannedDirectories: last.directories, scannedFiles: last.files, skipped: 0 },
+    walk: {
+      scannedDirectories: last.directories,
+      scannedFiles: last.files,
+      skipped: 0,
+      excluded: 0,
+    },
     entries: { skipped: 0, unknownTime: 0 },
     hung: "now",
   };

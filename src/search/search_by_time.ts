@@ -41,6 +41,8 @@ export interface SearchOutput {
     unknownTime?: number;
     /** Matches of the whole query, when this page's scan saw all of it. */
     totalMatches?: number;
+    /** With an exclusion in effect: entries left out (a folder counts once). */
+    excluded?: number;
   };
 }
 
@@ -100,6 +102,9 @@ export async function searchByTime(
         elapsedMs: Math.max(0, deps.clock.now() - started),
         ...(filter.timeField === "created" ? { unknownTime: page.stats.unknownTime } : {}),
         ...(page.totalMatches === null ? {} : { totalMatches: page.totalMatches }),
+        ...(filter.exclude.length > 0 || filter.respectIgnoreFiles
+          ? { excluded: page.stats.excluded }
+          : {}),
       },
     };
   };

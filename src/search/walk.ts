@@ -17,6 +17,7 @@ import type { FsPort } from "../ports/fs.ts";
 import type { Guard } from "../security/guard.ts";
 import { hostRules } from "../security/path_guard.ts";
 import { assertStillInside, LeftRootError } from "../security/realpath_guard.ts";
+import type { Exclusion } from "./exclusion.ts";
 
 /** Why a walk stopped early. */
 export type StopReason = "files" | "directories" | "timeout";
@@ -29,6 +30,8 @@ export interface WalkStats {
   scannedFiles: number;
   /** Entries skipped because they vanished, could not be read, or left the root. */
   skipped: number;
+  /** Entries left out by the exclusion; a folder left out counts once, its contents not at all. */
+  excluded: number;
 }
 
 /** Options of {@linkcode walk}. */
@@ -56,6 +59,8 @@ export interface WalkOptions {
   limits: Pick<Limits, "maxFilesScanned" | "maxDirectoriesScanned" | "scanTimeoutMs">;
   startedAt: number;
   clock: Clock;
+  /** What to leave out: such entries are not visited, such folders not descended into. */
+  exclusion?: Exclusion | null;
 }
 
 /** One entry the walk visits. */
@@ -86,6 +91,11 @@ interface Listing {
   directories: Set<string>;
 }
 
+/** The folder path of a listing's prefix: `""` or `"a/b"` for `"a/b/"`. */
+function folderOf(prefix: string): string {
+  return prefix === "" ? "" : prefix.slice(0, -1);
+}
+
 interface Frame {
   abs: string;
   /** Prefix of the children's paths: `""` or `"dir/"`. */
@@ -104,7 +114,7 @@ const SEP = hostRules.sep;
  *
  * @example
  * ```ts
- * const stats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0 };
+ * const stats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0, excluded: 0 };
  * await walk(denoFs, { startAbs: "/srv/docs", startPath: "", startIsDirectory: true,
  *   visitStart: false, maxDepth: 256, rootReal: "/srv/docs", guard: strictGuard,
  *   boundary: null, limits: { maxFilesScanned: Infinity, maxDirectoriesScanned: Infinity,
@@ -118,7 +128,7 @@ export async function walk(
   stats: WalkStats,
   visit: (entry: WalkEntry) => boolean | void,
 ): Promise<WalkEnd> {
-  const { boundary: after, clock, limits } = options;
+  const { boundary: after, clock, limits, exclusion } = options;
   const deadline = options.startedAt + limits.scanTimeoutMs;
   let boundary: string | null = null;
 
@@ -150,7 +160,7 @@ export async function walk(
   const stack: Frame[] = [];
   const open = async (abs: string, prefix: string, depth: number): Promise<void> => {
     try {
-      const listing = await readListing(fs, abs, options, depth);
+      const listing = await readListing(fs, abs, prefix, options, depth);
       stats.scannedDirectories++;
       stack.push({ abs, prefix, depth, listing, index: 0 });
     } catch (err) {
@@ -163,7 +173,7 @@ export async function walk(
     abs: options.startAbs,
     prefix: startPrefix,
     depth: 1,
-    listing: await readListing(fs, options.startAbs, options, 1),
+    listing: await readListing(fs, options.startAbs, startPrefix, options, 1),
     index: 0,
   });
   stats.scannedDirectories++;
@@ -179,6 +189,7 @@ export async function walk(
     if (key.endsWith("/")) {
       const prefix = frame.prefix + key;
       if (whollyBefore(prefix, after)) continue;
+      if (exclusion?.excludes(folderOf(prefix), true)) continue; // counted as an entry
       const reason = limitReached(true, true);
       if (reason) return stop(reason);
       await open(frame.abs + SEP + key.slice(0, -1), prefix, frame.depth + 1);
@@ -187,6 +198,11 @@ export async function walk(
     const path = frame.prefix + key;
     if (after !== null && path <= after) continue;
     const isDirectory = directories.has(key);
+    if (exclusion?.excludes(path, isDirectory)) {
+      stats.excluded++;
+      boundary = path;
+      continue;
+    }
     const reason = limitReached(isDirectory, false);
     if (reason) return stop(reason);
     const enough = visit({ path, abs: frame.abs + SEP + key, depth: frame.depth, isDirectory });
@@ -215,20 +231,26 @@ export const LARGE_DIRECTORY_BYTES = 1024 * 1024;
 function readListing(
   fs: FsPort,
   abs: string,
+  prefix: string,
   options: WalkOptions,
   depth: number,
 ): Listing | Promise<Listing> {
   assertStillInside(fs, options.rootReal, abs, options.guard);
   const listing: Listing = { keys: [], directories: new Set() };
+  const { exclusion } = options;
+  const wanted: string[] = [];
   const add = (entry: Deno.DirEntry) => {
     listing.keys.push(entry.name);
     if (entry.isDirectory) {
       listing.directories.add(entry.name);
       if (depth < options.maxDepth) listing.keys.push(entry.name + "/");
+    } else if (entry.isFile && exclusion?.wantsFile(entry.name)) {
+      wanted.push(entry.name);
     }
   };
   const done = () => {
     listing.keys.sort(); // the default order compares UTF-16 code units, as `<` does
+    exclusion?.enter(folderOf(prefix), abs, wanted);
     return listing;
   };
   if (fs.lstat(abs).size > LARGE_DIRECTORY_BYTES) {

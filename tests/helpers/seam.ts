@@ -88,6 +88,7 @@ export function seamTools(seam: TestSeam): ScanTools {
       return seam.noBirthTimes ? { ...info, birthtime: null } : info;
     },
     realPath: (p) => (before(p, "realPath"), denoFs.realPath(p)),
+    readTextFile: (p) => (before(p, "lstat"), denoFs.readTextFile(p)),
   };
   return {
     fs,

@@ -43,6 +43,8 @@ const CONFIG: Config = {
   limits: { ...DEFAULT_LIMITS },
   toolNames: "dotted",
   maxResultChars: DEFAULT_MAX_RESULT_CHARS,
+  exclude: [],
+  respectIgnoreFiles: false,
 };
 
 Deno.test("SEARCH_INPUT_SCHEMA and argumentsShape have the same property names", () => {

@@ -263,6 +263,8 @@ Deno.test("decodeCursor() error messages never echo the cursor's path", () => {
 
 /** The query's parts, flat, as the tool's arguments name them. */
 interface HashInput {
+  exclude?: string[];
+  respectIgnoreFiles?: boolean;
   root: SearchRequest["root"];
   path: string;
   timeField: SearchRequest["filter"]["timeField"];
@@ -278,7 +280,11 @@ interface HashInput {
 
 function queryHash(q: HashInput): string {
   const { root, path, recursive, maxDepth, ...filter } = q;
-  return hashOf({ root, start: { path, recursive, maxDepth }, filter });
+  return hashOf({
+    root,
+    start: { path, recursive, maxDepth },
+    filter: { exclude: [], respectIgnoreFiles: false, ...filter },
+  });
 }
 
 const BASE: HashInput = {
@@ -327,6 +333,10 @@ Deno.test("queryHash() differs when any part of the query differs", () => {
     ["includeFiles", { ...BASE, includeFiles: false }],
     ["includeDirectories", { ...BASE, includeDirectories: true }],
     ["includeUnknownTime", { ...BASE, includeUnknownTime: true }],
+    ["exclude", { ...BASE, exclude: ["**/node_modules"] }],
+    ["exclude order", { ...BASE, exclude: ["b", "a"] }],
+    ["exclude other order", { ...BASE, exclude: ["a", "b"] }],
+    ["respectIgnoreFiles", { ...BASE, respectIgnoreFiles: true }],
   ];
   const base = queryHash(BASE);
   const seen = new Map<string, string>([[base, "base"]]);

@@ -24,6 +24,8 @@ function request(
       includeFiles: true,
       includeDirectories: false,
       includeUnknownTime: false,
+      exclude: [],
+      respectIgnoreFiles: false,
     },
     order: "path_asc",
     limit: 100,

@@ -25,6 +25,8 @@ function request(root: string, path: string, order: SearchRequest["order"]): Sea
       includeFiles: true,
       includeDirectories: false,
       includeUnknownTime: false,
+      exclude: [],
+      respectIgnoreFiles: false,
     },
     order,
     limit: 10,

@@ -1,0 +1,146 @@
+/**
+ * What a search leaves out (contract §17): entries matching an `exclude` glob (the
+ * call's and the server's `EXCLUDE`), and, with `respectIgnoreFiles`, what git would
+ * ignore: `.gitignore` and `.ignore` files from the root down (each for its own folder,
+ * `.ignore` over `.gitignore`, deeper files over shallower ones), the root's
+ * `.git/info/exclude`, and `.git` itself. An excluded folder is not descended into.
+ *
+ * Ignore files are read only when they are regular files (never through a link, never a
+ * FIFO), with the `ignore` package for git's pattern rules.
+ *
+ * @module
+ */
+import ignore from "ignore";
+import { isFsError } from "../errors.ts";
+import type { FsPort } from "../ports/fs.ts";
+import { hostRules } from "../security/path_guard.ts";
+import { compileGlob } from "./glob.ts";
+import type { Filter } from "./request.ts";
+
+/** The ignore files of one folder, in the order their rules are added: `.ignore` wins. */
+const IGNORE_FILES = [".gitignore", ".ignore"] as const;
+
+/** Decides, during a walk, which entries are left out. */
+export interface Exclusion {
+  /** Whether a file of this name in a listing is one the exclusion wants to read. */
+  wantsFile(name: string): boolean;
+  /**
+   * Called with each folder's listing before any of its entries are asked about:
+   * `files` are the names of the regular files among them that {@linkcode wantsFile}.
+   */
+  enter(folderPath: string, folderAbs: string, files: string[]): void;
+  /** Whether the entry at this root-relative path is left out. */
+  excludes(path: string, isDirectory: boolean): boolean;
+  /**
+   * Before a walk that starts below the root: reads the ignore files of the folders
+   * above the start (the walk lists only the start and below), and says whether the
+   * start itself, or a folder above it, is left out.
+   */
+  excludesStart(startPath: string, startIsDirectory: boolean): boolean;
+}
+
+/**
+ * The exclusion a filter asks for, or `null` when it asks for none.
+ *
+ * @param rootAbs The root's real path, where `.git/info/exclude` is read.
+ */
+export function compileExclusion(
+  filter: Pick<Filter, "exclude" | "respectIgnoreFiles">,
+  fs: FsPort,
+  rootAbs: string,
+): Exclusion | null {
+  const globs = filter.exclude.map(compileGlob);
+  if (globs.length === 0 && !filter.respectIgnoreFiles) return null;
+  const byGlob = (path: string) => globs.some((match) => match(path));
+  if (!filter.respectIgnoreFiles) {
+    return {
+      wantsFile: () => false,
+      enter: () => {},
+      excludes: byGlob,
+      excludesStart: (start, isDirectory) => startExcluded(start, isDirectory, byGlob),
+    };
+  }
+  // One rule list for the whole tree, in git's order of precedence (the last match
+  // wins): .git/info/exclude, then each folder's .gitignore and .ignore as the walk
+  // meets them, top down, their patterns rewritten to hold from the root.
+  const rules = ignore({ ignorecase: false });
+  const sep = hostRules.sep;
+  const addFile = (folderPath: string, abs: string) => {
+    try {
+      rules.add(fromRoot(folderPath, fs.readTextFile(abs)));
+    } catch (err) {
+      if (!isFsError(err)) throw err; // unreadable: as if absent
+    }
+  };
+  const infoExclude = [rootAbs, ".git", "info", "exclude"].join(sep);
+  if (isRegularFile(fs, infoExclude)) addFile("", infoExclude);
+  const exclusion: Exclusion = {
+    wantsFile: (name) => (IGNORE_FILES as readonly string[]).includes(name),
+    enter(folderPath, folderAbs, files) {
+      for (const name of IGNORE_FILES) {
+        if (files.includes(name)) addFile(folderPath, folderAbs + sep + name);
+      }
+    },
+    excludes(path, isDirectory) {
+      if (byGlob(path)) return true;
+      if (path === ".git" || path.endsWith("/.git")) return true;
+      return rules.ignores(isDirectory ? path + "/" : path);
+    },
+    excludesStart(startPath, startIsDirectory) {
+      const folders = startPath === "" ? [] : ["", ...ancestors(startPath)];
+      for (const folder of folders) {
+        const abs = folder === "" ? rootAbs : rootAbs + sep + folder.replaceAll("/", sep);
+        const files = IGNORE_FILES.filter((name) => isRegularFile(fs, abs + sep + name));
+        exclusion.enter(folder, abs, files);
+      }
+      return startExcluded(startPath, startIsDirectory, exclusion.excludes);
+    },
+  };
+  return exclusion;
+}
+
+/**
+ * The patterns of an ignore file in `folderPath`, rewritten to hold from the root: a
+ * pattern with a `/` before its end is anchored to that folder, any other one matches
+ * at any depth below it (git's rules).
+ */
+export function fromRoot(folderPath: string, text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (folderPath === "") return lines;
+  const base = folderPath.replace(/[\\*?[\]!#]/g, (c) => "\\" + c);
+  return lines.flatMap((line) => {
+    if (line.trim() === "" || line.startsWith("#")) return [];
+    const negated = line.startsWith("!");
+    const pattern = negated ? line.slice(1) : line;
+    const anchored = pattern.slice(0, -1).includes("/");
+    const rest = pattern.startsWith("/") ? pattern.slice(1) : pattern;
+    return [(negated ? "!" : "") + base + (anchored ? "/" : "/**/") + rest];
+  });
+}
+
+/** Whether the start, or a folder above it, is left out. */
+function startExcluded(
+  startPath: string,
+  startIsDirectory: boolean,
+  excludes: (path: string, isDirectory: boolean) => boolean,
+): boolean {
+  if (startPath === "") return false;
+  return ancestors(startPath).some((folder) => excludes(folder, true)) ||
+    excludes(startPath, startIsDirectory);
+}
+
+/** The folders between the root and `path`, top down: `a`, `a/b` for `a/b/c`. */
+function ancestors(path: string): string[] {
+  const parts = path.split("/");
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+/** Whether `abs` is a regular file (not a link, a folder or a FIFO). */
+function isRegularFile(fs: FsPort, abs: string): boolean {
+  try {
+    return fs.lstat(abs).isFile;
+  } catch (err) {
+    if (isFsError(err)) return false;
+    throw err;
+  }
+}
