@@ -162,3 +162,20 @@ Deno.test("cli: a negative or out-of-range number gets the tool's own range erro
   assert.equal(limit.code, 1, limit.stderr);
   assert.match(limit.stderr, /^ErrorCode: LimitOutOfRange\n/);
 });
+
+Deno.test("cli --exclude and --respect-ignore-files leave entries out", async () => {
+  await using tree = await makeTree({
+    ".gitignore": { mtime: T0, content: "build/\n" },
+    "src/a.ts": { mtime: T0 + DAY },
+    "build/out.js": { mtime: T0 + 2 * DAY },
+    "node_modules/x/i.js": { mtime: T0 + 3 * DAY },
+  });
+  const files = (stdout: string) => [...stdout.matchAll(/^(\S+)\s+file\s/gm)].map((m) => m[1]);
+  const excluded = await cli("search", tree.root, "-x", "node_modules", "--exclude", "build");
+  assert.equal(excluded.code, 0, excluded.stderr);
+  assert.deepEqual(files(excluded.stdout), ["src/a.ts", ".gitignore"]);
+  const ignoring = await cli("search", tree.root, "--respect-ignore-files", "-x", "node_modules");
+  assert.deepEqual(files(ignoring.stdout), ["src/a.ts", ".gitignore"]);
+  const json = await cli("search", tree.root, "--respect-ignore-files", "--json");
+  assert.equal(JSON.parse(json.stdout).stats.excluded, 1);
+});
