@@ -1,5 +1,5 @@
 /**
- * The published definition of `fs.search_by_time` (contract §3, contract §3):
+ * The published definition of `fs.search_by_time` (contract §3):
  * the contract's inputSchema (§3) and outputSchema as literal JSON, plus our additive,
  * optional `stats` fields of contract §11.
  *
