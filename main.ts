@@ -38,7 +38,7 @@ const log: Log = (level, message) => {
 function programName(): string {
   const exe = Deno.execPath().split(/[\\/]/).pop() ?? "";
   return /^deno(\.exe)?$/.test(exe)
-    ? `npx -y deno@${Deno.version.deno} task cli`
+    ? `npx -y deno@${Deno.version.deno} task -q cli`
     : exe.replace(/\.exe$/, "");
 }
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import fc from "npm:fast-check@4.10.2";
-// @ts-types="npm:@types/picomatch@4.0.3"
+// @ts-types="@types/picomatch"
 import picomatch from "picomatch";
 import { connect, type Connection, textOf } from "./helpers/server.ts";
 import { makeTree, T0 } from "./helpers/tree.ts";

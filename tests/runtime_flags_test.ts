@@ -44,3 +44,45 @@ Deno.test("deno task start is quiet, and its import map holds only what the serv
     assert.ok(used.includes(pkg), `${name} (${pkg}) is in the import map, not in the server`);
   }
 });
+
+Deno.test("deno.lock pins only the server's packages (test-only ones are in tests/deno.lock)", () => {
+  const lock = JSON.parse(Deno.readTextFileSync(new URL("../deno.lock", import.meta.url))) as {
+    specifiers: Record<string, string>;
+  };
+  const imported = Object.values(denoJson.imports as Record<string, string>)
+    .map((target) => target.replace(/^npm:\/?/, "").replace(/\/$/, ""));
+  assert.deepEqual(
+    Object.keys(lock.specifiers).map((s) => s.replace(/^npm:/, "")).sort(),
+    imported.sort(),
+    "run tests with `deno task test` (it uses tests/deno.lock), or remove what they added",
+  );
+});
+
+Deno.test({
+  name: "a first start downloads only the server's packages and prints no download lines",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const denoDir = await Deno.makeTempDir({ prefix: "fts-deno-dir-" });
+    const root = await Deno.makeTempDir({ prefix: "fts-first-start-" });
+    try {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["task", "-q", "start", "--", root],
+        cwd: new URL("..", import.meta.url),
+        env: { DENO_DIR: denoDir, NO_COLOR: "1" },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 0);
+      const stderr = new TextDecoder().decode(out.stderr).trim().split("\n");
+      for (const line of stderr) assert.match(line, /^\[file-time-search\] /);
+      const fetched = [...Deno.readDirSync(`${denoDir}/npm/registry.npmjs.org`)].map((e) => e.name);
+      for (const testOnly of ["fast-check", "pure-rand", "smol-toml"]) {
+        assert.ok(!fetched.includes(testOnly), `${testOnly} was downloaded`);
+      }
+    } finally {
+      await Deno.remove(denoDir, { recursive: true });
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});

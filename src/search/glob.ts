@@ -3,7 +3,7 @@
  *
  * @module
  */
-// @ts-types="npm:@types/picomatch@4.0.3"
+// @ts-types="@types/picomatch"
 import picomatch from "picomatch";
 
 /** Tests one root-relative, `/`-separated path. */

@@ -115,7 +115,7 @@ Deno.test("cli prints the whole command for the next page, and it works as print
     seen.push(...[...stdout.matchAll(/^(d\/f\d\.md)\s/gm)].map((m) => m[1]!));
     const next = stdout.match(/^Next page: (.*)$/m)?.[1];
     if (next === undefined) break;
-    const prefix = "npx -y deno@" + Deno.version.deno + " task cli ";
+    const prefix = "npx -y deno@" + Deno.version.deno + " task -q cli ";
     assert.ok(next.startsWith(prefix), next);
     // The rest is the same search, every option repeated, with the new cursor.
     args = [...next.slice(prefix.length).matchAll(/'((?:[^']|'"'"')*)'|(\S+)/g)].map((m) =>
