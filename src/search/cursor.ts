@@ -1,6 +1,6 @@
 /**
  * Opaque cursors (contract §10): base64url (no padding) of UTF-8 JSON
- * `{"v":1,"s":sort,"t":ms|null,"p":path,"w":boundary,"q":queryHash}`. The only module
+ * `{"v":1,"s":sort,"t":ms|null,"p":path,"w":boundary,"q":queryHash,"c":chain}`. The only module
  * that knows these letters; everywhere else a cursor is a {@linkcode Position}.
  *
  * A cursor's contents are only ever compared with paths and times; they are never
@@ -34,6 +34,7 @@ export function encodeCursor(sort: Sort, position: Position, q: string): string 
   }
   if (position.boundary !== null) payload.w = position.boundary;
   payload.q = q;
+  if (position.chain !== undefined) payload.c = position.chain;
   const bytes = new TextEncoder().encode(JSON.stringify(payload));
   return bytesToBase64url(bytes);
 }
@@ -89,9 +90,12 @@ export function decodeCursor(text: string, sort: Sort, q: string): Position {
       "Pass the cursor only with the same root, path, timeField, from, to, glob, recursive, maxDepth, includeFiles, includeDirectories, includeUnknownTime, exclude and respectIgnoreFiles; or omit it to start over.",
     );
   }
+  const c = payload.c;
   return {
     key: hasP ? { time: t as number | null, path: p as string } : null,
     boundary: typeof w === "string" ? w : null,
+    // A chain that is not a whole number is ignored: it only ever selects a snapshot.
+    ...(typeof c === "number" && Number.isSafeInteger(c) ? { chain: c } : {}),
   };
 }
 

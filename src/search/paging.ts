@@ -74,10 +74,12 @@ const NO_WORK: Readonly<PageStats> = Object.freeze({
 /** Builds pages. */
 export class Pager {
   readonly #scanner: Scanner;
+  readonly #clock: Clock;
   readonly #snapshots: SnapshotCache | null;
 
   constructor(options: PagerOptions) {
     this.#scanner = options.scanner;
+    this.#clock = options.clock;
     this.#snapshots = options.snapshots === false
       ? null
       : new SnapshotCache(options.clock, options.snapshots);
@@ -90,14 +92,16 @@ export class Pager {
    * when a limit stopped the scan and `ON_LIMIT` is `error`.
    */
   async page(request: SearchRequest, queryHash: string, options: PageOptions = {}): Promise<Page> {
-    const page = await this.#whole(request, queryHash, options);
-    return options.fits ? fitted(page, request, options.fits) : page;
+    // Snapshots belong to one paging sequence, named by when its first page was made.
+    const chain = request.after?.chain ?? this.#clock.now();
+    const whole = await this.#whole(request, `${queryHash}|${request.order}|${chain}`, options);
+    const page = options.fits ? fitted(whole, request, options.fits) : whole;
+    return page.next === null ? page : { ...page, next: { ...page.next, chain } };
   }
 
   /** The page of `limit` matches. */
-  async #whole(request: SearchRequest, queryHash: string, options: PageOptions): Promise<Page> {
+  async #whole(request: SearchRequest, snapshotKey: string, options: PageOptions): Promise<Page> {
     const { signal, onProgress } = options;
-    const snapshotKey = `${queryHash}|${request.order}`;
     // From the second page of a complete scan on, a snapshot serves the pages: the
     // first page stays a lean scan, since most callers never ask for a second.
     const snapshotUsable = this.#snapshots !== null && !!request.after?.key &&

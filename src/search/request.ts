@@ -53,6 +53,11 @@ export interface Position {
   key: SortKey | null;
   /** The walk resumes strictly after this path; `null` when not truncated before. */
   boundary: string | null;
+  /**
+   * When the paging sequence's first page was made (epoch ms): a snapshot serves only
+   * its own sequence, so no page mixes data older than the sequence's first (§18).
+   */
+  chain?: number;
 }
 
 /**

@@ -28,8 +28,10 @@ Deno.test("parallel walk pages equal single-threaded pages", async () => {
           nextCursor: p.nextCursor,
           truncated: p.stats.truncated,
         }));
-      const single = await allPages(engine(tree.root, { env }), args);
-      const parallel = await allPages(engine(tree.root, { env, shares }), args);
+      // One fixed clock for both: cursors name when their paging sequence began.
+      const clock = { now: () => T0 };
+      const single = await allPages(engine(tree.root, { env, clock }), args);
+      const parallel = await allPages(engine(tree.root, { env, shares, clock }), args);
       assert.deepEqual(view(parallel), view(single));
     }),
     { numRuns: 150 },
