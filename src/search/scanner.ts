@@ -12,7 +12,7 @@ import { mergeShares, type ScanOutcome } from "./collector.ts";
 import type { SearchRequest } from "./request.ts";
 import type { ScanProgress } from "./scan.ts";
 import { type PoolCounts, WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
-import type { ScanReply, ScanTask } from "./worker_protocol.ts";
+import { runTask } from "./worker_task.ts";
 
 export { WORKER_URL } from "./worker_pool.ts";
 
@@ -57,7 +57,6 @@ export class WorkerScanner implements Scanner {
   readonly #clock: Clock;
   /** Roots whose scan hung, with when. */
   readonly #hung = new Map<string, number>();
-  #nextId = 1;
 
   constructor(options: WorkerScannerOptions) {
     this.#pool = new WorkerPool(options);
@@ -126,104 +125,13 @@ export class WorkerScanner implements Scanner {
     onProgress: ((progress: ScanProgress) => void) | undefined,
   ): Promise<ScanOutcome> {
     const lease = await this.#pool.acquire(signal);
-    const { worker } = lease;
-    const id = this.#nextId++;
-    let last: ScanProgress | null = null;
-    return await new Promise<ScanOutcome>((resolve, reject) => {
-      const finish = (keep: boolean) => {
-        clearTimeout(deadline);
-        worker.onmessage = null;
-        worker.onerror = null;
-        signal.removeEventListener("abort", onAbort);
-        lease.release(keep);
-      };
-      const onAbort = () => {
-        finish(false);
-        reject(signal.reason ?? new DOMException("aborted", "AbortError"));
-      };
-      // Stuck inside a file-system call: answer from the last report, stop the worker.
-      // The clock runs from the task's start in the worker: a fresh worker first loads
-      // its code, which may take a while on a busy machine (and if it never starts,
-      // the call is still answered).
-      const hang = () => {
-        finish(false);
-        if (last?.boundary == null) reject(hungError());
-        else resolve(hungOutcome(last, last.boundary));
-      };
-      const limit = request.limits.scanTimeoutMs + this.#graceMs;
-      let deadline = setTimeout(hang, limit + START_ALLOWANCE_MS);
-      worker.onmessage = (event: MessageEvent<ScanReply>) => {
-        const reply = event.data;
-        if (reply.id !== id) return;
-        if (reply.type === "started") {
-          clearTimeout(deadline);
-          deadline = setTimeout(hang, limit);
-          return;
-        }
-        if (reply.type === "progress") {
-          last = reply.progress;
-          onProgress?.(reply.progress);
-          return;
-        }
-        finish(true);
-        if (reply.type === "done") resolve(reply.outcome);
-        else if (reply.type === "error") reject(ToolError.fromData(reply.error));
-        else reject(ioFailure(reply.kind));
-      };
-      worker.onerror = (event: ErrorEvent) => {
-        event.preventDefault();
-        finish(false);
-        reject(ioFailure("worker error"));
-      };
-      lease.onClose = () => {
-        finish(false);
-        reject(ioFailure("server shutting down"));
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener("abort", onAbort, { once: true });
-      const task: ScanTask = { id, request };
-      worker.postMessage(task);
+    const task = runTask(lease.worker, request, {
+      signal,
+      onProgress,
+      graceMs: this.#graceMs,
+      settle: lease.release,
     });
+    lease.onClose = task.abandon;
+    return await task.outcome;
   }
-}
-
-/** How long a worker may take to start a scan (load its code) before it counts as hung. */
-const START_ALLOWANCE_MS = 5000;
-
-/** What a share that hung had covered: everything up to its last reported boundary. */
-function hungOutcome(last: ScanProgress, boundary: string): ScanOutcome {
-  return {
-    stopped: { reason: "timeout", boundary },
-    collected: {
-      first: [],
-      walkPrefix: last.walkPrefix,
-      all: null,
-      allComplete: false,
-      total: null,
-    },
-    walk: {
-      scannedDirectories: last.directories,
-      scannedFiles: last.files,
-      skipped: 0,
-      excluded: 0,
-    },
-    entries: { skipped: 0, unknownTime: 0 },
-    hung: "now",
-  };
-}
-
-function hungError(): ToolError {
-  return new ToolError(
-    "TimeoutExceeded",
-    "The scan hung inside the file system before covering any of the tree (a network or cloud-synced folder that does not answer?).",
-    "Try again later, or narrow 'path' to a part of the folder that answers.",
-  );
-}
-
-function ioFailure(kind: string): ToolError {
-  return new ToolError(
-    "IOFailure",
-    `The scan failed unexpectedly (${kind}).`,
-    "Retry in a moment, or narrow 'path'.",
-  );
 }

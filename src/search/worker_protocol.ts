@@ -14,11 +14,18 @@ export interface ScanTask {
   request: SearchRequest;
 }
 
+/** An index worker's report on its index (contract §18), sent with each answer. */
+export interface IndexReport {
+  entries: number;
+  /** The index passed `INDEX_MAX_ENTRIES` and was dropped. */
+  overflowed: boolean;
+}
+
 /** Worker to server: the scan started, a progress report, or how the scan ended. */
 export type ScanReply =
   | { id: number; type: "started" }
   | { id: number; type: "progress"; progress: ScanProgress }
-  | { id: number; type: "done"; outcome: ScanOutcome }
+  | { id: number; type: "done"; outcome: ScanOutcome; index?: IndexReport }
   | { id: number; type: "error"; error: ToolErrorData }
   | { id: number; type: "crash"; kind: string };
 
@@ -38,21 +45,29 @@ export interface WorkerScope {
  * ```
  */
 export function answerScans(scope: WorkerScope, tools: ScanTools): void {
-  scope.onmessage = async (event) => {
-    const { id, request } = event.data;
-    scope.postMessage({ id, type: "started" });
-    try {
-      const outcome = await scan(request, tools, (progress) => {
-        scope.postMessage({ id, type: "progress", progress });
-      });
-      scope.postMessage({ id, type: "done", outcome });
-    } catch (err) {
-      if (err instanceof ToolError) {
-        scope.postMessage({ id, type: "error", error: err.toData() });
-      } else {
-        // Only the error's class name: its message may hold an absolute path.
-        scope.postMessage({ id, type: "crash", kind: err instanceof Error ? err.name : "unknown" });
-      }
+  scope.onmessage = (event) => answerScan(scope, tools, event.data);
+}
+
+/** Answers one task; `report` adds what an index worker says about its index. */
+export async function answerScan(
+  scope: Pick<WorkerScope, "postMessage">,
+  tools: ScanTools,
+  task: ScanTask,
+  report?: () => IndexReport,
+): Promise<void> {
+  const { id, request } = task;
+  scope.postMessage({ id, type: "started" });
+  try {
+    const outcome = await scan(request, tools, (progress) => {
+      scope.postMessage({ id, type: "progress", progress });
+    });
+    scope.postMessage({ id, type: "done", outcome, ...(report ? { index: report() } : {}) });
+  } catch (err) {
+    if (err instanceof ToolError) {
+      scope.postMessage({ id, type: "error", error: err.toData() });
+    } else {
+      // Only the error's class name: its message may hold an absolute path.
+      scope.postMessage({ id, type: "crash", kind: err instanceof Error ? err.name : "unknown" });
     }
-  };
+  }
 }
