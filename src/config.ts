@@ -9,7 +9,9 @@ import {
   normalizeAbsolute,
   type PathRules,
 } from "./security/path_guard.ts";
-import { compileGlob, GlobSyntaxError } from "./search/glob.ts";
+import { ConfigError, readChoice, readGlobs, readInteger } from "./config_values.ts";
+
+export { ConfigError };
 
 /** An allowed root: its normalized absolute path and its real path (links resolved). */
 export interface Root {
@@ -46,7 +48,12 @@ export interface Config {
   exclude: string[];
   /** `RESPECT_IGNORE_FILES`: the default of `respectIgnoreFiles`. */
   respectIgnoreFiles: boolean;
+  /** `INDEX` (on unless `off`) and `INDEX_MAX_ENTRIES` (contract §18). */
+  index: { enabled: boolean; maxEntries: number };
 }
+
+/** The default of `INDEX_MAX_ENTRIES`. */
+export const DEFAULT_INDEX_MAX_ENTRIES = 2_000_000;
 
 /** The default of `MAX_RESULT_CHARS`, and its least value. */
 export const DEFAULT_MAX_RESULT_CHARS = 40_000;
@@ -74,15 +81,9 @@ export const ENV_VARIABLES = [
   "MAX_RESULT_CHARS",
   "EXCLUDE",
   "RESPECT_IGNORE_FILES",
+  "INDEX",
+  "INDEX_MAX_ENTRIES",
 ] as const;
-
-/** A bad start-up setting; its message is the one stderr line `main.ts` prints. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
 
 /** Where {@linkcode loadConfig} reads from; the defaults are the real ones. */
 export interface ConfigSources {
@@ -191,27 +192,23 @@ export function loadConfig(sources: ConfigSources): Config {
     MIN_MAX_RESULT_CHARS,
     DEFAULT_MAX_RESULT_CHARS,
   );
-  const exclude = (sources.env("EXCLUDE") ?? "").split(";").map((s) => s.trim())
-    .filter((s) => s !== "");
-  for (const pattern of exclude) {
-    const problem = globProblem(pattern);
-    if (problem) throw new ConfigError(`EXCLUDE entry '${pattern}': ${problem}`);
-  }
+  const exclude = readGlobs(sources.env, "EXCLUDE");
   const respectIgnoreFiles =
     readChoice(sources.env, "RESPECT_IGNORE_FILES", ["false", "true"] as const) === "true";
-  return { roots, defaultRoot, limits, toolNames, maxResultChars, exclude, respectIgnoreFiles };
-}
-
-/** Why a glob cannot be used, or null. */
-function globProblem(pattern: string): string | null {
-  if (pattern.length > 1024) return "longer than 1024 characters.";
-  try {
-    compileGlob(pattern);
-    return null;
-  } catch (err) {
-    if (err instanceof GlobSyntaxError) return err.message.replace("'glob' ", "it ");
-    throw err;
-  }
+  const index = {
+    enabled: readChoice(sources.env, "INDEX", ["on", "off"] as const) === "on",
+    maxEntries: readInteger(sources.env, "INDEX_MAX_ENTRIES", 1, DEFAULT_INDEX_MAX_ENTRIES),
+  };
+  return {
+    roots,
+    defaultRoot,
+    limits,
+    toolNames,
+    maxResultChars,
+    exclude,
+    respectIgnoreFiles,
+    index,
+  };
 }
 
 /**
@@ -258,33 +255,4 @@ export function findRoot(
   if (!rules.isAbsolute(candidate)) return undefined;
   const key = comparisonKey(normalizeAbsolute(candidate, rules), rules);
   return roots.find((r) => comparisonKey(r.path, rules) === key);
-}
-
-/** One of `choices` (the first is the default). */
-function readChoice<T extends string>(
-  env: (name: string) => string | undefined,
-  name: string,
-  choices: readonly [T, ...T[]],
-): T {
-  const raw = (env(name) ?? "").trim();
-  if (raw === "") return choices[0];
-  if ((choices as readonly string[]).includes(raw)) return raw as T;
-  throw new ConfigError(
-    `${name} must be ${choices.map((c) => `'${c}'`).join(" or ")}, not '${raw}'.`,
-  );
-}
-
-function readInteger(
-  env: (name: string) => string | undefined,
-  name: string,
-  min: number,
-  fallback: number,
-): number {
-  const raw = (env(name) ?? "").trim();
-  if (raw === "") return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new ConfigError(`${name} must be a whole number >= ${min}, not '${raw}'.`);
-  }
-  return value;
 }

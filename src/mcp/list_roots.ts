@@ -8,6 +8,7 @@
 // @ts-types="@modelcontextprotocol/sdk/types.d.ts"
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
+import type { IndexStatus } from "../index/live_index.ts";
 
 /** The tool's stable name. */
 export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";
@@ -28,7 +29,22 @@ export const LIST_ROOTS_TOOL: Tool = {
         items: {
           type: "object",
           additionalProperties: false,
-          properties: { path: { type: "string" }, isDefault: { type: "boolean" } },
+          properties: {
+            path: { type: "string" },
+            isDefault: { type: "boolean" },
+            index: {
+              type: "object",
+              additionalProperties: false,
+              description:
+                "The live index of this root: 'watching' (answers come from memory), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why).",
+              properties: {
+                state: { type: "string", enum: ["off", "starting", "watching"] },
+                entries: { type: "integer", minimum: 0 },
+                reason: { type: "string" },
+              },
+              required: ["state", "entries"],
+            },
+          },
           required: ["path", "isDefault"],
         },
       },
@@ -45,8 +61,12 @@ export const LIST_ROOTS_TOOL: Tool = {
 };
 
 /** The result of `fs.list_roots`. */
-export function listRoots(config: Config): CallToolResult {
-  const roots = config.roots.map((r) => ({ path: r.path, isDefault: r === config.defaultRoot }));
+export function listRoots(config: Config, index?: IndexStatus[]): CallToolResult {
+  const roots = config.roots.map((r, i) => ({
+    path: r.path,
+    isDefault: r === config.defaultRoot,
+    ...(index?.[i] ? { index: index[i] } : {}),
+  }));
   const summary = `${roots.length} searchable folder${
     roots.length === 1 ? "" : "s"
   }; the default is ${config.defaultRoot.path}.`;

@@ -23,6 +23,7 @@ import { summaryLine } from "../presentation.ts";
 import type { Guard } from "../security/guard.ts";
 import { Pager } from "../search/paging.ts";
 import { WorkerScanner } from "../search/scanner.ts";
+import { type IndexStatus, LiveIndex } from "../index/live_index.ts";
 import type { ScanProgress } from "../search/scan.ts";
 import { searchByTime, type SearchDeps } from "../search/search_by_time.ts";
 import { LineTransport } from "./line_transport.ts";
@@ -39,7 +40,9 @@ export type { Log };
 /** What the server needs. */
 export interface ServerDeps extends SearchDeps {
   version: string;
-  log: Log;
+  log: McpLog;
+  /** Each root's live index, for `fs.list_roots` (absent with `INDEX=off`). */
+  indexStatus?: () => IndexStatus[];
 }
 
 /**
@@ -95,7 +98,7 @@ export function createServer(deps: ServerDeps): Server {
     { name: "file-time-search", version: deps.version },
     { capabilities: { tools: { listChanged: false }, logging: {} } },
   );
-  const log = new McpLog(deps.log);
+  const { log } = deps;
   log.attach(server);
   const { limits } = deps.config;
   log.startup(
@@ -109,7 +112,7 @@ export function createServer(deps: ServerDeps): Server {
       // The SDK has checked it against CallToolRequestSchema by now.
       const params = (request as { params: ToolCallParams }).params;
       const tool = calledTool(params.name, TOOLS);
-      if (tool === LIST_ROOTS_TOOL_NAME) return listRoots(deps.config);
+      if (tool === LIST_ROOTS_TOOL_NAME) return listRoots(deps.config, deps.indexStatus?.());
       if (tool !== SEARCH_TOOL_NAME) {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
@@ -163,6 +166,8 @@ export interface ServeOptions {
   workerUrl?: URL;
   /** Layer 1. Default: the strict guard. */
   guard?: Guard;
+  /** The live index's watch worker module. Default: the real one. */
+  watchWorkerUrl?: URL;
 }
 
 /**
@@ -171,16 +176,26 @@ export interface ServeOptions {
  */
 export async function serve(options: ServeOptions): Promise<void> {
   const { config, log, workerUrl, guard } = options;
-  const scanner = new WorkerScanner({
-    readPaths: readablePaths(config),
-    ...(workerUrl ? { workerUrl } : {}),
-  });
+  const mcpLog = new McpLog(log);
+  const readPaths = readablePaths(config);
+  const walk = new WorkerScanner({ readPaths, ...(workerUrl ? { workerUrl } : {}) });
+  // With the index on, a root's scans are answered from memory once it is watched.
+  const index = config.index.enabled
+    ? new LiveIndex(walk, config.roots, {
+      readPaths,
+      maxEntries: config.index.maxEntries,
+      log: mcpLog.log,
+      ...(options.watchWorkerUrl ? { watchWorkerUrl: options.watchWorkerUrl } : {}),
+    })
+    : null;
+  const scanner = index ?? walk;
   const server = createServer({
     config,
     pager: new Pager({ scanner, clock: systemClock }),
     clock: systemClock,
     version: options.version,
-    log,
+    log: mcpLog,
+    ...(index ? { indexStatus: () => index.status() } : {}),
     ...(guard ? { guard } : {}),
   });
   const transport = new LineTransport(options.input, options.output, { log });

@@ -140,21 +140,7 @@ export class WorkerPool {
 
   #spawn(): Worker {
     this.#alive++;
-    return new Worker(this.#options.workerUrl, {
-      type: "module",
-      deno: {
-        permissions: {
-          read: this.#options.readPaths,
-          write: false,
-          net: false,
-          env: false,
-          run: false,
-          ffi: false,
-          sys: false,
-          import: false,
-        },
-      },
-    });
+    return spawnSandboxed(this.#options.workerUrl, this.#options.readPaths);
   }
 }
 
@@ -164,4 +150,26 @@ function shuttingDown(): ToolError {
     "The scan failed unexpectedly (server shutting down).",
     "Retry in a moment, or narrow 'path'.",
   );
+}
+
+/**
+ * A Web Worker whose Deno permissions allow reading `readPaths` and nothing else
+ * (contract §13, layer 2): every worker that touches the file system is made here.
+ */
+export function spawnSandboxed(url: URL, readPaths: string[]): Worker {
+  return new Worker(url, {
+    type: "module",
+    deno: {
+      permissions: {
+        read: readPaths,
+        write: false,
+        net: false,
+        env: false,
+        run: false,
+        ffi: false,
+        sys: false,
+        import: false,
+      },
+    },
+  });
 }

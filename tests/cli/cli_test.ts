@@ -59,9 +59,18 @@ Deno.test({
     const fromTool = result.structuredContent as Record<string, unknown> & {
       stats: Record<string, unknown>;
     };
-    for (const out of [fromCli, fromTool]) out.stats.elapsedMs = 0;
+    // Both cursors name when their paging sequence began (c): the rest is the same.
+    const withoutChain = (cursor: string) => {
+      const json = JSON.parse(atob(cursor.replaceAll("-", "+").replaceAll("_", "/")));
+      delete json.c;
+      return json;
+    };
+    for (const out of [fromCli, fromTool]) {
+      out.stats.elapsedMs = 0;
+      out.nextCursor = withoutChain(out.nextCursor as string);
+    }
     assert.deepEqual(fromCli, fromTool);
-    assert.equal(typeof fromCli.nextCursor, "string");
+    assert.equal(typeof fromCli.nextCursor, "object");
   },
 });
 

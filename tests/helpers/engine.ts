@@ -10,6 +10,7 @@ import { denoFs, type FsPort } from "../../src/ports/fs.ts";
 import { Pager } from "../../src/search/paging.ts";
 import { searchByTime, type SearchOutput } from "../../src/search/search_by_time.ts";
 import { strictGuard } from "../../src/security/guard.ts";
+import type { Scanner } from "../../src/search/scanner.ts";
 import { InlineScanner } from "./inline_scanner.ts";
 
 /** Options of {@linkcode engine}. */
@@ -22,6 +23,8 @@ export interface EngineOptions {
   snapshots?: boolean;
   /** Split each scan into this many shares, as the server's workers do. Default 1. */
   shares?: number;
+  /** Scan with this instead (e.g. a live index); `fs` and `shares` then do not apply. */
+  scanner?: Scanner;
 }
 
 /** A search function bound to one root. */
@@ -35,7 +38,7 @@ export function engine(root: string, options: EngineOptions = {}): Engine {
   const env: Record<string, string> = { ALLOW_ROOTS: root, ...options.env };
   const config = loadConfig({ env: (name) => env[name] });
   const clock = options.clock ?? systemClock;
-  const scanner = new InlineScanner(
+  const scanner = options.scanner ?? new InlineScanner(
     { fs: options.fs ?? denoFs, clock, guard: strictGuard },
     options.shares ?? 1,
   );

@@ -10,8 +10,11 @@ import { serve } from "../../src/mcp/server.ts";
 import { disabledGuard, seamWorkerUrl, type TestSeam } from "./seam.ts";
 
 const seam = JSON.parse(Deno.env.get("FILE_TIME_SEARCH_TEST_SEAM") ?? "{}") as TestSeam;
+// The seam changes how scan workers read; the live index reads for itself, so it stays
+// off here unless a test asks for it.
+const env = (name: string) => name === "INDEX" ? Deno.env.get(name) ?? "off" : Deno.env.get(name);
 await serve({
-  config: loadConfig({ env: (name) => Deno.env.get(name) }),
+  config: loadConfig({ env }),
   version: "0.0.0-test",
   log: (level, message) => console.error(`[seam] ${level}: ${message}`),
   input: Deno.stdin.readable,

@@ -320,8 +320,13 @@ Deno.test({
     });
     const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
     assert.equal(result.isError, false);
+    // Before any search, neither root has a live index yet (contract §18).
+    const notYet = { state: "off", entries: 0, reason: "not used yet" };
     assert.deepEqual(result.structuredContent, {
-      roots: [{ path: a.root, isDefault: false }, { path: b.root, isDefault: true }],
+      roots: [
+        { path: a.root, isDefault: false, index: notYet },
+        { path: b.root, isDefault: true, index: notYet },
+      ],
     });
     // What it lists is what fs.search_by_time accepts as root.
     const found = await conn.search({ timeField: "modified", root: a.root });

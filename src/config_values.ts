@@ -1,0 +1,70 @@
+/**
+ * Reading one start-up setting from the environment: a whole number, one of a few
+ * words, a list of globs. A bad value is a {@linkcode ConfigError} naming the variable.
+ *
+ * @module
+ */
+import { compileGlob, GlobSyntaxError } from "./search/glob.ts";
+
+/** A bad start-up setting; its message is the one stderr line `main.ts` prints. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads one environment variable. */
+type Env = (name: string) => string | undefined;
+
+/** One of `choices` (the first is the default). */
+export function readChoice<T extends string>(
+  env: Env,
+  name: string,
+  choices: readonly [T, ...T[]],
+): T {
+  const raw = (env(name) ?? "").trim();
+  if (raw === "") return choices[0];
+  if ((choices as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(
+    `${name} must be ${choices.map((c) => `'${c}'`).join(" or ")}, not '${raw}'.`,
+  );
+}
+
+/** A whole number of at least `min` (`fallback` when unset). */
+export function readInteger(
+  env: Env,
+  name: string,
+  min: number,
+  fallback: number,
+): number {
+  const raw = (env(name) ?? "").trim();
+  if (raw === "") return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be a whole number >= ${min}, not '${raw}'.`);
+  }
+  return value;
+}
+
+/** Globs separated by `;`, each checked like a call's `glob` (contract §9, §17). */
+export function readGlobs(env: Env, name: string): string[] {
+  const globs = (env(name) ?? "").split(";").map((s) => s.trim()).filter((s) => s !== "");
+  for (const pattern of globs) {
+    const problem = globProblem(pattern);
+    if (problem) throw new ConfigError(`${name} entry '${pattern}': ${problem}`);
+  }
+  return globs;
+}
+
+/** Why a glob cannot be used, or null. */
+function globProblem(pattern: string): string | null {
+  if (pattern.length > 1024) return "longer than 1024 characters.";
+  try {
+    compileGlob(pattern);
+    return null;
+  } catch (err) {
+    if (err instanceof GlobSyntaxError) return err.message.replace("'glob' ", "it ");
+    throw err;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The messages of the live index (contract §18): between the server and a root's index
+ * worker (besides scan tasks), and between the server and the root's watch worker.
+ *
+ * @module
+ */
+import type { Change } from "./tree_cache.ts";
+
+export type { Change };
+
+/** Server to index worker. */
+export type IndexControl =
+  /** Keep what scans read from now on (the watcher runs), up to `maxEntries`. */
+  | { type: "record"; maxEntries: number }
+  /** Forget what these changes name; `rescan`: forget everything. */
+  | { type: "changes"; changes: Change[]; rescan: boolean };
+
+/** Server to watch worker. */
+export type WatchCommand =
+  | { type: "watch"; path: string }
+  /** Answer `pong` once every event read so far has been sent. */
+  | { type: "ping"; id: number };
+
+/** Watch worker to server. */
+export type WatchReport =
+  /** The watch is in place: changes from now on are reported. */
+  | { type: "ready" }
+  /** The watch could not be set up (e.g. the system's watch limit); `reason` has no path. */
+  | { type: "failed"; reason: string }
+  | { type: "changes"; changes: Change[]; rescan: boolean }
+  /** The watcher broke after it was ready: changes may have been lost. */
+  | { type: "error"; reason: string }
+  | { type: "pong"; id: number };
+
+/** Why a watch failed, in words without paths. */
+export function watchFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/watch limit|ENOSPC|No space left/i.test(message)) {
+    return "the system's limit on file watches is reached (on Linux, raise fs.inotify.max_user_watches)";
+  }
+  if (/too many open files|EMFILE/i.test(message)) return "too many open files";
+  return err instanceof Error ? `${err.name}` : "unknown error";
+}

@@ -1,0 +1,304 @@
+/**
+ * The live index of one root (contract §18): what the walk learned of the tree (each
+ * folder's listing and every entry's lstat), kept compact (names once, times and sizes in
+ * typed arrays, one node per folder) and served back through the same
+ * {@linkcode FsPort} a scan reads with, so that an indexed answer is a walk like any
+ * other: the same filters, collector and paging, the same result.
+ *
+ * It records only while it is trusted (the watcher runs), and forgets what a change
+ * event names: a changed entry's lstat, a folder's listing when an entry was added,
+ * removed or renamed in it, a removed folder with everything below it.
+ *
+ * @module
+ */
+import type { FsPort } from "../ports/fs.ts";
+import { hostRules } from "../security/path_guard.ts";
+
+const DIR = 1;
+const FILE = 2;
+const SYMLINK = 4;
+
+/** A folder's entries, sorted by name; times and sizes `NaN` until stat'ed. */
+interface Listing {
+  names: string[];
+  kinds: Uint8Array;
+  mtime: Float64Array;
+  birth: Float64Array;
+  size: Float64Array;
+}
+
+/** A folder: its listing (once read) and the folders below it that were read. */
+interface Node {
+  listing: Listing | null;
+  children: Map<string, Node>;
+}
+
+/** What a change event says (a subset of `Deno.FsEvent`). */
+export interface Change {
+  kind: string;
+  paths: string[];
+}
+
+/** Options of {@linkcode TreeCache}. */
+export interface TreeCacheOptions {
+  /** Where misses are read: the real file system. */
+  base: FsPort;
+  /** The root's real path: every path the cache holds lies below it. */
+  rootReal: string;
+  /** The most entries kept; past it, {@linkcode TreeCache.overflowed} turns true. */
+  maxEntries: number;
+}
+
+/** The index of one root, as a file-system port. */
+export class TreeCache implements FsPort {
+  readonly #base: FsPort;
+  readonly #root: string;
+  readonly #maxEntries: number;
+  readonly #sep = hostRules.sep;
+  #top: Node = newNode();
+  #rootInfo: Deno.FileInfo | null = null;
+  #entries = 0;
+  #recording = false;
+  #overflowed = false;
+  /** Bumped by every change, so a listing read across an await is not kept stale. */
+  #generation = 0;
+  /** The last folder looked up, for the run of lstat calls on its entries. */
+  #last: { abs: string; node: Node } | null = null;
+
+  constructor(options: TreeCacheOptions) {
+    this.#base = options.base;
+    this.#root = options.rootReal;
+    this.#maxEntries = options.maxEntries;
+  }
+
+  /** Entries held. */
+  get entries(): number {
+    return this.#entries;
+  }
+
+  /** Whether the cache passed `maxEntries` (it then holds nothing and records nothing). */
+  get overflowed(): boolean {
+    return this.#overflowed;
+  }
+
+  /** Starts (or stops) keeping what is read. Stopping forgets everything. */
+  record(on: boolean): void {
+    if (!on) this.clear();
+    this.#recording = on && !this.#overflowed;
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.#top = newNode();
+    this.#rootInfo = null;
+    this.#entries = 0;
+    this.#last = null;
+    this.#generation++;
+  }
+
+  /** Forgets what the change events name (contract §18). */
+  apply(changes: readonly Change[]): void {
+    this.#generation++;
+    this.#last = null;
+    for (const change of changes) {
+      for (const abs of change.paths) this.#forget(abs, change.kind);
+    }
+  }
+
+  readDir(path: string): Iterable<Deno.DirEntry> {
+    const node = this.#node(path, this.#recording);
+    if (node?.listing) return entriesOf(node.listing);
+    const entries = [...this.#base.readDir(path)];
+    if (node) this.#keep(node, entries);
+    return entries;
+  }
+
+  async *readDirStream(path: string): AsyncIterable<Deno.DirEntry> {
+    const node = this.#node(path, this.#recording);
+    if (node?.listing) {
+      yield* entriesOf(node.listing);
+      return;
+    }
+    const generation = this.#generation;
+    const entries: Deno.DirEntry[] = [];
+    for await (const entry of this.#base.readDirStream(path)) {
+      entries.push(entry);
+      yield entry;
+    }
+    // Events may have been applied while this listing was read: keep it only if none was.
+    if (node && generation === this.#generation) this.#keep(node, entries);
+  }
+
+  lstat(path: string): Deno.FileInfo {
+    if (path === this.#root) {
+      this.#rootInfo ??= this.#recording ? this.#base.lstat(path) : null;
+      return this.#rootInfo ?? this.#base.lstat(path);
+    }
+    const slash = path.lastIndexOf(this.#sep);
+    const name = path.slice(slash + 1);
+    const listing = this.#node(path.slice(0, slash), false)?.listing;
+    const i = listing ? find(listing.names, name) : -1;
+    if (listing && i >= 0 && !Number.isNaN(listing.mtime[i]!)) return infoOf(listing, i);
+    const info = this.#base.lstat(path);
+    if (listing && i >= 0 && this.#recording) {
+      listing.mtime[i] = info.mtime?.getTime() ?? NaN;
+      listing.birth[i] = info.birthtime?.getTime() ?? 0;
+      listing.size[i] = info.size;
+      listing.kinds[i] = kindOf(info);
+    }
+    return info;
+  }
+
+  realPath(path: string): string {
+    // A folder the cache holds was listed as a real folder below the root's real path.
+    if (path === this.#root || this.#node(path, false)?.listing) return path;
+    return this.#base.realPath(path);
+  }
+
+  readTextFile(path: string): string {
+    return this.#base.readTextFile(path);
+  }
+
+  #keep(node: Node, entries: Deno.DirEntry[]): void {
+    if (this.#entries + entries.length > this.#maxEntries) {
+      this.#overflowed = true;
+      this.record(false);
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const n = entries.length;
+    const listing: Listing = {
+      names: entries.map((e) => e.name),
+      kinds: Uint8Array.from(entries, (e) => kindOf(e)),
+      mtime: new Float64Array(n).fill(NaN),
+      birth: new Float64Array(n),
+      size: new Float64Array(n),
+    };
+    // Folders that are gone, or are no longer folders, go with everything below them.
+    for (const name of [...node.children.keys()]) {
+      const i = find(listing.names, name);
+      if (i < 0 || !(listing.kinds[i]! & DIR)) this.#drop(node, name);
+    }
+    this.#entries += n - (node.listing?.names.length ?? 0);
+    node.listing = listing;
+  }
+
+  /** The node of a folder path below the root (made on the way if `make`). */
+  #node(abs: string, make: boolean): Node | null {
+    if (this.#last?.abs === abs) return this.#last.node;
+    if (abs !== this.#root && !abs.startsWith(this.#root + this.#sep)) return null;
+    let node = this.#top;
+    const rel = abs.slice(this.#root.length + 1);
+    for (const part of rel === "" ? [] : rel.split(this.#sep)) {
+      let child = node.children.get(part);
+      if (!child) {
+        if (!make) return null;
+        child = newNode();
+        node.children.set(part, child);
+      }
+      node = child;
+    }
+    this.#last = { abs, node };
+    return node;
+  }
+
+  #forget(abs: string, kind: string): void {
+    if (abs === this.#root) {
+      this.clear(); // the root itself changed: start over
+      return;
+    }
+    if (!abs.startsWith(this.#root + this.#sep)) return;
+    const slash = abs.lastIndexOf(this.#sep);
+    const parentAbs = abs.slice(0, slash);
+    const name = abs.slice(slash + 1);
+    const parent = this.#node(parentAbs, false);
+    this.#last = null;
+    // The folder's own times changed with it: forget its lstat in its parent.
+    this.#unstat(parentAbs);
+    if (!parent) return;
+    if (kind === "modify" || kind === "access") {
+      const i = parent.listing ? find(parent.listing.names, name) : -1;
+      if (i >= 0) parent.listing!.mtime[i] = NaN;
+      return;
+    }
+    // Added, removed, renamed or unknown: read the folder again, and forget what was below.
+    if (parent.listing) {
+      this.#entries -= parent.listing.names.length;
+      parent.listing = null;
+    }
+    this.#drop(parent, name);
+  }
+
+  #unstat(abs: string): void {
+    if (abs === this.#root) {
+      this.#rootInfo = null;
+      return;
+    }
+    const slash = abs.lastIndexOf(this.#sep);
+    const listing = this.#node(abs.slice(0, slash), false)?.listing;
+    const i = listing ? find(listing.names, abs.slice(slash + 1)) : -1;
+    if (i >= 0) listing!.mtime[i] = NaN;
+  }
+
+  #drop(parent: Node, name: string): void {
+    const child = parent.children.get(name);
+    if (!child) return;
+    parent.children.delete(name);
+    this.#entries -= countBelow(child);
+    this.#last = null;
+  }
+}
+
+function newNode(): Node {
+  return { listing: null, children: new Map() };
+}
+
+function countBelow(node: Node): number {
+  let n = node.listing?.names.length ?? 0;
+  for (const child of node.children.values()) n += countBelow(child);
+  return n;
+}
+
+function kindOf(e: { isDirectory: boolean; isFile: boolean; isSymlink: boolean }): number {
+  return (e.isDirectory ? DIR : 0) | (e.isFile ? FILE : 0) | (e.isSymlink ? SYMLINK : 0);
+}
+
+/** The index of `name` in sorted `names`, or -1. */
+function find(names: string[], name: string): number {
+  let lo = 0;
+  let hi = names.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const m = names[mid]!;
+    if (m === name) return mid;
+    if (m < name) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+function entriesOf(listing: Listing): Deno.DirEntry[] {
+  return listing.names.map((name, i) => {
+    const kind = listing.kinds[i]!;
+    return {
+      name,
+      isDirectory: (kind & DIR) !== 0,
+      isFile: (kind & FILE) !== 0,
+      isSymlink: (kind & SYMLINK) !== 0,
+    };
+  });
+}
+
+/** The parts of `Deno.FileInfo` a scan reads, from the cache. */
+function infoOf(listing: Listing, i: number): Deno.FileInfo {
+  const kind = listing.kinds[i]!;
+  const birth = listing.birth[i]!;
+  return {
+    isFile: (kind & FILE) !== 0,
+    isDirectory: (kind & DIR) !== 0,
+    isSymlink: (kind & SYMLINK) !== 0,
+    size: listing.size[i]!,
+    mtime: new Date(listing.mtime[i]!),
+    birthtime: birth === 0 ? null : new Date(birth),
+  } as Deno.FileInfo;
+}

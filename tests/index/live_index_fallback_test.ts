@@ -1,0 +1,135 @@
+/**
+ * The live index never answers stale (contract §18): a queue overflow (`rescan`), a
+ * watcher that breaks, and a watch that cannot be set up each send the root back to
+ * fresh reading, and the next answer is exact. The watch worker here reports no changes
+ * at all, so without the fallback the answer after a change would be stale.
+ */
+import assert from "node:assert/strict";
+import { type IndexStatus, LiveIndex } from "../../src/index/live_index.ts";
+import { WorkerScanner } from "../../src/search/scanner.ts";
+import { allPages, engine } from "../helpers/engine.ts";
+import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { until } from "../helpers/until.ts";
+
+const sanitize = { sanitizeOps: false, sanitizeResources: false };
+
+function fakeWatch(mode: string, at = 1): URL {
+  const url = new URL("../helpers/fake_watch_worker.ts", import.meta.url);
+  url.searchParams.set("mode", mode);
+  url.searchParams.set("at", String(at));
+  return url;
+}
+
+async function setup(mode: string, at: number) {
+  const spec: Record<string, { mtime: number }> = {};
+  for (let i = 0; i < 6; i++) spec[`d/f${i}.txt`] = { mtime: T0 + i * DAY };
+  const tree = await makeTree(spec);
+  const logs: string[] = [];
+  const index = new LiveIndex(
+    new WorkerScanner({ readPaths: [tree.root] }),
+    [{ path: tree.root, realPath: tree.root }],
+    {
+      readPaths: [tree.root],
+      maxEntries: 1_000_000,
+      log: (_level, message) => logs.push(message),
+      watchWorkerUrl: fakeWatch(mode, at),
+      retryMs: 100,
+    },
+  );
+  const indexed = engine(tree.root, { scanner: index });
+  const fresh = engine(tree.root);
+  const paths = async (e: typeof indexed) =>
+    (await allPages(e, { timeField: "modified", limit: 4 })).flatMap((p) =>
+      p.matches.map((m) => `${m.path}@${m.modifiedAt}`)
+    );
+  const status = (): IndexStatus => index.status()[0]!;
+  return { tree, index, indexed, fresh, paths, status, logs };
+}
+
+/** A change the fake watcher does not report. */
+async function change(root: string): Promise<void> {
+  await Deno.writeTextFile(`${root}/d/new.txt`, "new");
+  const t = new Date(T0 + 10 * DAY);
+  await Deno.utime(`${root}/d/f0.txt`, t, t);
+}
+
+for (const mode of ["rescan", "error"] as const) {
+  Deno.test({
+    name: `live index: after a ${
+      mode === "rescan" ? "queue overflow" : "watcher error"
+    } the next answer is exact`,
+    ...sanitize,
+    async fn() {
+      // Ping 1 and 2 are the two calls that fill and use the index; the fault comes with ping 3.
+      const t = await setup(mode, 3);
+      try {
+        await t.indexed.search({ timeField: "modified" }); // one page: starts the watch
+        await until(() => t.status().state === "watching", "the watch");
+        await t.paths(t.indexed); // fills the index (ping 1 and 2)
+        assert.ok(t.status().entries > 0);
+        await change(t.tree.root);
+        assert.deepEqual(await t.paths(t.indexed), await t.paths(t.fresh));
+        if (mode === "error") {
+          assert.equal(t.status().state, "off");
+          assert.match(t.status().reason!, /the watch broke: simulated/);
+          assert.ok(t.logs.some((l) => /is scanned without an index: the watch broke/.test(l)));
+          // It is tried again later.
+          await until(() => t.status().state === "watching", "the watch to come back");
+        } else {
+          assert.equal(t.status().state, "watching");
+          assert.ok(t.logs.some((l) => /changed faster than its events could be read/.test(l)));
+        }
+      } finally {
+        t.index.close();
+        await t.tree.dispose();
+      }
+    },
+  });
+}
+
+Deno.test({
+  name: "live index: a watch that cannot be set up leaves the root to fresh walks",
+  ...sanitize,
+  async fn() {
+    const t = await setup("fail", 1);
+    try {
+      await t.paths(t.indexed);
+      await until(() => t.status().state === "off", "the watch to fail");
+      assert.match(t.status().reason!, /the watch failed: the system's limit on file watches/);
+      await change(t.tree.root);
+      assert.deepEqual(await t.paths(t.indexed), await t.paths(t.fresh));
+    } finally {
+      t.index.close();
+      await t.tree.dispose();
+    }
+  },
+});
+
+Deno.test({
+  name: "live index: past INDEX_MAX_ENTRIES a root is walked as with the index off",
+  ...sanitize,
+  async fn() {
+    const spec: Record<string, { mtime: number }> = {};
+    for (let i = 0; i < 20; i++) spec[`f${i}.txt`] = { mtime: T0 + i };
+    await using tree = await makeTree(spec);
+    const index = new LiveIndex(
+      new WorkerScanner({ readPaths: [tree.root] }),
+      [{ path: tree.root, realPath: tree.root }],
+      { readPaths: [tree.root], maxEntries: 10, log: () => {} },
+    );
+    try {
+      const indexed = engine(tree.root, { scanner: index });
+      await indexed.search({ timeField: "modified" });
+      await until(() => index.status()[0]!.state === "watching", "the watch");
+      const out = await indexed.search({ timeField: "modified", limit: 1000 });
+      assert.equal(out.matches.length, 20);
+      assert.equal(index.status()[0]!.state, "off");
+      assert.match(index.status()[0]!.reason!, /more than 10 entries \(INDEX_MAX_ENTRIES\)/);
+      await Deno.writeTextFile(tree.abs("late.txt"), "late");
+      const again = await indexed.search({ timeField: "modified", limit: 1000 });
+      assert.equal(again.matches.length, 21);
+    } finally {
+      index.close();
+    }
+  },
+});

@@ -1,0 +1,182 @@
+/**
+ * The live index against a fresh walk (contract §18), on random trees and random batches
+ * of changes: files and folders made, removed, renamed and moved, times changed, a folder
+ * swapped for a link out of the root, and bursts large enough to overflow the watcher's
+ * queue. After each batch, every query, paged to the end in every sort, gives the same
+ * pages from the index as from a fresh walk with the index off.
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import fc from "npm:fast-check@4.10.2";
+import { LiveIndex } from "../../src/index/live_index.ts";
+import { WorkerScanner } from "../../src/search/scanner.ts";
+import { NAME, QUERY, TREE } from "../helpers/arbitraries.ts";
+import { allPages, type Engine, engine } from "../helpers/engine.ts";
+import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { until } from "../helpers/until.ts";
+
+const sanitize = { sanitizeOps: false, sanitizeResources: false };
+
+const MUTATION = fc.oneof(
+  fc.record({ op: fc.constant("create"), name: NAME, day: fc.integer({ min: 0, max: 4 }) }),
+  fc.record({ op: fc.constant("mkdir"), name: NAME }),
+  fc.record({ op: fc.constantFrom("delete", "utime", "rename", "swapForLink"), pick: fc.nat() }),
+  fc.record({ op: fc.constant("move"), pick: fc.nat(), to: fc.nat() }),
+  fc.record({ op: fc.constant("burst"), pick: fc.nat() }),
+);
+type Mutation = typeof MUTATION extends fc.Arbitrary<infer T> ? T : never;
+
+/** Every entry below `root` (links not followed), root-relative, and which are folders. */
+function listAll(root: string, rel = ""): { path: string; dir: boolean }[] {
+  const out: { path: string; dir: boolean }[] = [];
+  for (const e of Deno.readDirSync(rel === "" ? root : path.join(root, rel))) {
+    const p = rel === "" ? e.name : `${rel}/${e.name}`;
+    if (p.startsWith(".marker")) continue;
+    out.push({ path: p, dir: e.isDirectory });
+    if (e.isDirectory) out.push(...listAll(root, p));
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+function apply(root: string, outside: string, m: Mutation, step: number): void {
+  const all = listAll(root);
+  const dirs = ["", ...all.filter((e) => e.dir).map((e) => e.path)];
+  const abs = (p: string) => path.join(root, p);
+  const taken = (p: string) => {
+    try {
+      Deno.lstatSync(abs(p));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const pick = (n: number) => all[n % all.length];
+  const into = (n: number, name: string) => {
+    const dir = dirs[n % dirs.length]!;
+    return dir === "" ? `${name}${step}` : `${dir}/${name}${step}`;
+  };
+  switch (m.op) {
+    case "create": {
+      if (taken(into(step * 7 + m.day, m.name))) return;
+      const p = abs(into(step * 7 + m.day, m.name));
+      Deno.writeTextFileSync(p, "x");
+      Deno.utimeSync(p, new Date(T0 + m.day * DAY), new Date(T0 + m.day * DAY));
+      return;
+    }
+    case "mkdir":
+      if (!taken(into(step * 3, m.name))) Deno.mkdirSync(abs(into(step * 3, m.name)));
+      return;
+    case "burst": {
+      // Far more events than the watcher's queue holds: the index must start over.
+      const files = all.filter((e) => !e.dir);
+      if (files.length === 0) return;
+      for (let i = 0; i < 1500; i++) {
+        const t = new Date(T0 + ((m.pick + i) % 5) * DAY);
+        Deno.utimeSync(abs(files[(m.pick + i) % files.length]!.path), t, t);
+      }
+      return;
+    }
+  }
+  const target = pick(m.pick);
+  if (!target) return;
+  switch (m.op) {
+    case "delete":
+      Deno.removeSync(abs(target.path), { recursive: true });
+      return;
+    case "utime": {
+      const t = new Date(T0 + (m.pick % 5) * DAY + step);
+      Deno.utimeSync(abs(target.path), t, t);
+      return;
+    }
+    case "rename":
+      if (!taken(`${target.path}-r${step}`)) {
+        Deno.renameSync(abs(target.path), abs(`${target.path}-r${step}`));
+      }
+      return;
+    case "move": {
+      const to = into(m.to, "moved");
+      if (to.startsWith(target.path + "/") || taken(to)) return; // not into itself
+      Deno.renameSync(abs(target.path), abs(to));
+      return;
+    }
+    case "swapForLink":
+      if (!target.dir) return;
+      Deno.removeSync(abs(target.path), { recursive: true });
+      Deno.symlinkSync(outside, abs(target.path));
+      return;
+  }
+}
+
+/** Pages of a query, without what differs by nature (the time the call took). */
+async function pages(e: Engine, args: Record<string, unknown>) {
+  return (await allPages(e, args)).map((p) => ({ ...p, stats: { ...p.stats, elapsedMs: 0 } }));
+}
+
+Deno.test({
+  name: "live index: pages equal a fresh walk's after random changes",
+  ignore: Deno.build.os === "windows",
+  ...sanitize,
+  async fn() {
+    await using outside = await makeTree({ "secret.txt": { mtime: T0 } }, "fts-outside-");
+    await fc.assert(
+      fc.asyncProperty(
+        TREE,
+        fc.array(fc.array(MUTATION, { minLength: 1, maxLength: 4 }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        fc.array(QUERY, { minLength: 1, maxLength: 2 }),
+        async (spec, batches, queries) => {
+          await using tree = await makeTree(spec);
+          const root = { path: tree.root, realPath: tree.root };
+          const seen = new Set<string>();
+          let rescans = 0;
+          const index = new LiveIndex(new WorkerScanner({ readPaths: [tree.root] }), [root], {
+            readPaths: [tree.root],
+            maxEntries: 1_000_000,
+            log: () => {},
+            onChanges: (paths, rescan) => {
+              paths.forEach((p) => seen.add(p));
+              if (rescan) rescans++;
+            },
+          });
+          const clock = { now: () => T0 + 100 * DAY };
+          const indexed = engine(tree.root, { scanner: index, clock });
+          const fresh = engine(tree.root, { clock });
+          try {
+            await indexed.search({ timeField: "modified" }); // starts the watch
+            await until(() => index.status()[0]!.state === "watching", "the watch");
+            for (const [step, batch] of batches.entries()) {
+              for (const m of batch) apply(tree.root, outside.root, m, step);
+              // Every change above was made before this one: once its event is on its way
+              // to the index, so are theirs (events come in order).
+              // A queue overflow may drop the marker's own event: then write another.
+              for (let k = 0;; k++) {
+                const marker = tree.abs(`.marker${step}-${k}`);
+                const before = rescans;
+                Deno.writeTextFileSync(marker, String(step));
+                await until(() => seen.has(marker) || rescans > before, "the marker");
+                if (seen.has(marker)) break;
+              }
+              for (const q of queries) {
+                const args = {
+                  timeField: "modified",
+                  sort: q.sort,
+                  limit: q.limit,
+                  includeDirectories: q.includeDirectories,
+                  ...(q.from === undefined
+                    ? {}
+                    : { from: new Date(T0 + q.from * DAY).toISOString() }),
+                };
+                assert.deepEqual(await pages(indexed, args), await pages(fresh, args));
+              }
+            }
+          } finally {
+            index.close();
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  },
+});
