@@ -23,6 +23,7 @@ export interface TreeShape {
 /** The trees `deno task bench` uses. */
 export const SHAPES: Record<string, TreeShape> = {
   "100k": { top: 10, perTop: 100, files: 100, deepChain: 0, bigDir: 0 },
+  "500k": { top: 50, perTop: 100, files: 100, deepChain: 0, bigDir: 0 },
   "1m": { top: 100, perTop: 100, files: 100, deepChain: 200, bigDir: 200_000 },
   "2m": { top: 200, perTop: 100, files: 100, deepChain: 200, bigDir: 200_000 },
 };

@@ -1,0 +1,193 @@
+/**
+ * `deno task bench:index`: the live index (contract §18) through MCP, in one run per
+ * tree: the cold walk (`INDEX=off`), the first call with the index on (it fills the
+ * index), and repeated calls each with another time window (so no response cache could
+ * help), beside fd for one equivalent walk and the bare two-worker
+ * `readDirSync` + `lstatSync` floor, with the server's peak RSS.
+ *
+ * Options: --sizes 500k,1m, --runs 5, --dir <where trees are kept>.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import path from "node:path";
+import os from "node:os";
+// @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BENCH_NOW, generateTree, SHAPES } from "./tree.ts";
+import { SERVER_FLAGS } from "../src/runtime_flags.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    sizes: { type: "string", default: "500k,1m" },
+    runs: { type: "string", default: "5" },
+    dir: { type: "string", default: path.join(os.tmpdir(), "fts-bench") },
+  },
+});
+const RUNS = Number(values.runs);
+const DAY = 86_400_000;
+const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function ensureTree(size: string): { root: string; entries: number } {
+  const root = path.join(values.dir, `${size}-seed42`);
+  const marker = path.join(values.dir, `${size}-seed42.done`);
+  try {
+    return { root, entries: Number(Deno.readTextFileSync(marker)) };
+  } catch {
+    // build it
+  }
+  try {
+    Deno.removeSync(root, { recursive: true });
+  } catch {
+    // nothing to clean
+  }
+  console.error(`building the ${size} tree under ${root}...`);
+  const entries = generateTree(root, SHAPES[size]!, 42, (n) => console.error(`  ${n} entries`));
+  Deno.writeTextFileSync(marker, String(entries));
+  return { root, entries };
+}
+
+/** A week's window, `k` weeks back: each repeat asks something new. */
+function window(k: number): { from: string; to: string } {
+  const to = BENCH_NOW - k * 7 * DAY;
+  return { from: new Date(to - 7 * DAY).toISOString(), to: new Date(to).toISOString() };
+}
+
+async function server(root: string, index: "on" | "off") {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", ...SERVER_FLAGS, MAIN, "serve", root],
+    env: {
+      INDEX: index,
+      MAX_FILES_SCANNED: "10000000",
+      MAX_DIRECTORIES_SCANNED: "10000000",
+      SCAN_TIMEOUT_MS: "600000",
+    },
+    stderr: "inherit",
+  });
+  const client = new Client({ name: "bench-index", version: "0" });
+  await client.connect(transport);
+  const call = async (args: Record<string, unknown>) => {
+    const t0 = performance.now();
+    const r = await client.callTool({
+      name: "fs.search_by_time",
+      arguments: { timeField: "modified", limit: 100, ...args },
+    });
+    if (r.isError) throw new Error(JSON.stringify(r.content));
+    return performance.now() - t0;
+  };
+  const state = async () => {
+    const r = await client.callTool({ name: "fs.list_roots", arguments: {} });
+    return (r.structuredContent as { roots: { index?: { state: string; entries: number } }[] })
+      .roots[0]!.index;
+  };
+  const rssMb = async () => {
+    const status = new TextDecoder().decode(
+      (await new Deno.Command("cat", { args: [`/proc/${transport.pid}/status`], stdout: "piped" })
+        .output()).stdout,
+    );
+    return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? "0") / 1024);
+  };
+  return { call, state, rssMb, close: () => client.close() };
+}
+
+async function floor(root: string): Promise<number> {
+  const t0 = performance.now();
+  await Promise.all([0, 1].map((share) =>
+    new Promise<number>((resolve) => {
+      const w = new Worker(new URL("./floor_worker.ts", import.meta.url), { type: "module" });
+      w.onmessage = (e) => {
+        w.terminate();
+        resolve(e.data);
+      };
+      w.postMessage({ root, share });
+    })
+  ));
+  return performance.now() - t0;
+}
+
+async function fd(root: string, k: number): Promise<number> {
+  const bin = new TextDecoder().decode(
+    (await new Deno.Command("sh", {
+      args: ["-c", "command -v fdfind || command -v fd"],
+      stdout: "piped",
+    })
+      .output()).stdout,
+  ).trim();
+  const { from, to } = window(k);
+  const t0 = performance.now();
+  const out = await new Deno.Command(bin, {
+    args: [
+      "-H",
+      "-I",
+      "--changed-after",
+      from.slice(0, 19).replace("T", " "),
+      "--changed-before",
+      to.slice(0, 19).replace("T", " "),
+      ".",
+      root,
+    ],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (!out.success) throw new Error("fd failed");
+  return performance.now() - t0;
+}
+
+console.log(
+  `Machine: ${os.cpus().length} cores (${
+    os.cpus()[0]?.model ?? "?"
+  }), Deno ${Deno.version.deno}; medians of ${RUNS} runs.\n`,
+);
+for (const size of values.sizes.split(",")) {
+  const { root, entries } = ensureTree(size);
+  const cold = await server(root, "off");
+  await cold.call(window(0)); // warm the page cache and the server
+  const coldMs: number[] = [];
+  for (let k = 1; k <= RUNS; k++) coldMs.push(await cold.call(window(k)));
+  await cold.close();
+
+  const live = await server(root, "on");
+  await live.call(window(0)); // starts the watch; answered by a walk
+  const watchStart = performance.now();
+  while ((await live.state())?.state !== "watching") {
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const watchMs = performance.now() - watchStart;
+  const firstMs = await live.call(window(1)); // fills the index
+  const repeats: number[] = [];
+  for (let k = 2; k < 2 + RUNS; k++) repeats.push(await live.call(window(k)));
+  const indexed = (await live.state())?.entries ?? 0;
+  const rss = await live.rssMb();
+  await live.close();
+
+  const fdMs: number[] = [];
+  for (let k = 1; k <= RUNS; k++) fdMs.push(await fd(root, k));
+  const floorMs: number[] = [];
+  for (let k = 0; k < Math.min(RUNS, 3); k++) floorMs.push(await floor(root));
+
+  const f = median(fdMs);
+  const rows: [string, number][] = [
+    ["cold walk, INDEX=off (median)", median(coldMs)],
+    ["first call with the index on (fills it)", firstMs],
+    ["repeated calls, another window each (median)", median(repeats)],
+    ["fd, one equivalent walk (median)", f],
+    ["bare two-worker readDirSync + lstatSync floor (median)", median(floorMs)],
+  ];
+  console.log(`### ${size} tree (${entries.toLocaleString("en")} entries)\n`);
+  console.log("| what | ms | x fd |");
+  console.log("|---|---:|---:|");
+  for (const [what, ms] of rows) {
+    console.log(`| ${what} | ${ms.toFixed(0)} | ${(ms / f).toFixed(2)} |`);
+  }
+  console.log(
+    `\nWatch set up in ${(watchMs / 1000).toFixed(1)} s after the first call; ${
+      indexed.toLocaleString("en")
+    } entries indexed; server peak RSS (VmHWM) ${rss} MB.\n`,
+  );
+}
