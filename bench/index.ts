@@ -17,7 +17,7 @@ import os from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BENCH_NOW, generateTree, SHAPES } from "./tree.ts";
+import { BENCH_NOW, ensureFd, ensureTree } from "./tree.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 
 const { values } = parseArgs({
@@ -32,25 +32,6 @@ const RUNS = Number(values.runs);
 const DAY = 86_400_000;
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function ensureTree(size: string): { root: string; entries: number } {
-  const root = path.join(values.dir, `${size}-seed42`);
-  const marker = path.join(values.dir, `${size}-seed42.done`);
-  try {
-    return { root, entries: Number(Deno.readTextFileSync(marker)) };
-  } catch {
-    // build it
-  }
-  try {
-    Deno.removeSync(root, { recursive: true });
-  } catch {
-    // nothing to clean
-  }
-  console.error(`building the ${size} tree under ${root}...`);
-  const entries = generateTree(root, SHAPES[size]!, 42, (n) => console.error(`  ${n} entries`));
-  Deno.writeTextFileSync(marker, String(entries));
-  return { root, entries };
-}
 
 /** A week's window, `k` weeks back: each repeat asks something new. */
 function window(k: number): { from: string; to: string } {
@@ -112,13 +93,7 @@ async function floor(root: string): Promise<number> {
 }
 
 async function fd(root: string, k: number): Promise<number> {
-  const bin = new TextDecoder().decode(
-    (await new Deno.Command("sh", {
-      args: ["-c", "command -v fdfind || command -v fd"],
-      stdout: "piped",
-    })
-      .output()).stdout,
-  ).trim();
+  const bin = await ensureFd();
   const { from, to } = window(k);
   const t0 = performance.now();
   const out = await new Deno.Command(bin, {
@@ -145,7 +120,7 @@ console.log(
   }), Deno ${Deno.version.deno}; medians of ${RUNS} runs.\n`,
 );
 for (const size of values.sizes.split(",")) {
-  const { root, entries } = ensureTree(size);
+  const { root, entries } = ensureTree(values.dir, size);
   const cold = await server(root, "off");
   await cold.call(window(0)); // warm the page cache and the server
   const coldMs: number[] = [];

@@ -16,7 +16,7 @@ import os from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { prng } from "./tree.ts";
+import { ensureFd, prng } from "./tree.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 
 const { values } = parseArgs({
@@ -85,14 +85,7 @@ try {
 }
 const now = Date.now();
 const entries = buildRepo(root, now);
-const fd = new TextDecoder().decode(
-  (await new Deno.Command("sh", {
-    args: ["-c", "command -v fdfind || command -v fd"],
-    stdout: "piped",
-  })
-    .output()).stdout,
-).trim();
-if (!fd) throw new Error("fd is missing: apt-get install fd-find");
+const fd = await ensureFd();
 
 const transport = new StdioClientTransport({
   command: Deno.execPath(),

@@ -15,7 +15,7 @@ import os from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BENCH_NOW, generateTree, SHAPES } from "./tree.ts";
+import { BENCH_NOW, ensureFd, ensureTree } from "./tree.ts";
 import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
 
 const { values } = parseArgs({
@@ -33,44 +33,6 @@ const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
-}
-
-/** Makes sure fd is there (Debian's fd-find), installing it if missing. */
-async function ensureFd(): Promise<string> {
-  const which = await new Deno.Command("sh", {
-    args: ["-c", "command -v fdfind || command -v fd"],
-    stdout: "piped",
-  })
-    .output();
-  const found = new TextDecoder().decode(which.stdout).trim();
-  if (found) return found;
-  console.error("installing fd-find from Debian...");
-  await new Deno.Command("sh", {
-    args: [
-      "-c",
-      "apt-get install -y fd-find >/dev/null 2>&1 || (apt-get update >/dev/null && apt-get install -y fd-find >/dev/null)",
-    ],
-  }).output();
-  return "fdfind";
-}
-
-function ensureTree(size: string): { root: string; entries: number } {
-  const root = path.join(values.dir, `${size}-seed42`);
-  const marker = path.join(values.dir, `${size}-seed42.done`);
-  try {
-    return { root, entries: Number(Deno.readTextFileSync(marker)) };
-  } catch {
-    // build it
-  }
-  try {
-    Deno.removeSync(root, { recursive: true });
-  } catch {
-    // nothing to clean
-  }
-  console.error(`building the ${size} tree under ${root}...`);
-  const entries = generateTree(root, SHAPES[size]!, 42, (n) => console.error(`  ${n} entries`));
-  Deno.writeTextFileSync(marker, String(entries));
-  return { root, entries };
 }
 
 async function timeCommand(cmd: string, args: string[]): Promise<number> {
@@ -100,7 +62,7 @@ async function benchTree(
   size: string,
   fd: string,
 ): Promise<{ rows: Row[]; rssMb: number; entries: number }> {
-  const { root, entries } = ensureTree(size);
+  const { root, entries } = ensureTree(values.dir, size);
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", "--quiet", V8_FLAGS, "--allow-read", ALLOW_ENV, MAIN],

@@ -95,3 +95,42 @@ export function generateTree(
   }
   return count;
 }
+
+/** Makes sure fd is there (Debian's fd-find), installing it if missing. */
+export async function ensureFd(): Promise<string> {
+  const which = await new Deno.Command("sh", {
+    args: ["-c", "command -v fdfind || command -v fd"],
+    stdout: "piped",
+  })
+    .output();
+  const found = new TextDecoder().decode(which.stdout).trim();
+  if (found) return found;
+  console.error("installing fd-find from Debian...");
+  await new Deno.Command("sh", {
+    args: [
+      "-c",
+      "apt-get install -y fd-find >/dev/null 2>&1 || (apt-get update >/dev/null && apt-get install -y fd-find >/dev/null)",
+    ],
+  }).output();
+  return "fdfind";
+}
+
+/** The tree of `size` under `dir`, built once (a marker file says it is complete). */
+export function ensureTree(dir: string, size: string): { root: string; entries: number } {
+  const root = path.join(dir, `${size}-seed42`);
+  const marker = path.join(dir, `${size}-seed42.done`);
+  try {
+    return { root, entries: Number(Deno.readTextFileSync(marker)) };
+  } catch {
+    // build it
+  }
+  try {
+    Deno.removeSync(root, { recursive: true });
+  } catch {
+    // nothing to clean
+  }
+  console.error(`building the ${size} tree under ${root}...`);
+  const entries = generateTree(root, SHAPES[size]!, 42, (n) => console.error(`  ${n} entries`));
+  Deno.writeTextFileSync(marker, String(entries));
+  return { root, entries };
+}

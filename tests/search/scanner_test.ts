@@ -4,42 +4,12 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { ToolError } from "../../src/errors.ts";
-import { DEFAULT_LIMITS } from "../../src/config.ts";
-import type { SearchRequest } from "../../src/search/request.ts";
 import { WorkerScanner } from "../../src/search/scanner.ts";
+import { type RequestChanges, searchRequest } from "../helpers/request.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 
-function request(
-  rootPath: string,
-  overrides: { rootReal?: string; startPath?: string } = {},
-): SearchRequest {
-  return {
-    root: { path: rootPath, realPath: overrides.rootReal ?? rootPath },
-    start: { path: overrides.startPath ?? "", recursive: true, maxDepth: 256 },
-    filter: {
-      timeField: "modified",
-      from: null,
-      to: null,
-      glob: null,
-      includeFiles: true,
-      includeDirectories: false,
-      includeUnknownTime: false,
-      exclude: [],
-      respectIgnoreFiles: false,
-    },
-    order: "path_asc",
-    limit: 100,
-    after: null,
-    limits: {
-      ...DEFAULT_LIMITS,
-      maxFilesScanned: 1_000_000,
-      maxDirectoriesScanned: 1_000_000,
-      scanTimeoutMs: 60_000,
-    },
-    share: { index: 0, count: 1 },
-    keepAll: 0,
-  };
-}
+const request = (rootPath: string, changes: RequestChanges = {}) =>
+  searchRequest(rootPath, changes);
 
 Deno.test("WorkerScanner scans inside the roots it may read", async () => {
   await using tree = await makeTree({ "a.txt": { mtime: T0 }, "d/b.txt": { mtime: T0 } });

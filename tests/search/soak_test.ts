@@ -4,37 +4,17 @@
  * call settles, no worker is left behind (counted), and the heap does not grow.
  */
 import assert from "node:assert/strict";
-import { DEFAULT_LIMITS } from "../../src/config.ts";
 import { ToolError } from "../../src/errors.ts";
 import type { SearchRequest } from "../../src/search/request.ts";
 import { WorkerScanner } from "../../src/search/scanner.ts";
 import { seamWorkerUrl } from "../helpers/seam.ts";
+import { searchRequest } from "../helpers/request.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 
 const sanitize = { sanitizeOps: false, sanitizeResources: false };
 
 function request(root: string, path: string, order: SearchRequest["order"]): SearchRequest {
-  return {
-    root: { path: root, realPath: root },
-    start: { path, recursive: true, maxDepth: null },
-    filter: {
-      timeField: "modified",
-      from: null,
-      to: null,
-      glob: null,
-      includeFiles: true,
-      includeDirectories: false,
-      includeUnknownTime: false,
-      exclude: [],
-      respectIgnoreFiles: false,
-    },
-    order,
-    limit: 10,
-    after: null,
-    limits: { ...DEFAULT_LIMITS, scanTimeoutMs: 200 },
-    share: { index: 0, count: 1 },
-    keepAll: 0,
-  };
+  return searchRequest(root, { startPath: path, order, limit: 10, limits: { scanTimeoutMs: 200 } });
 }
 
 /** A small deterministic generator, so a failure can be replayed. */

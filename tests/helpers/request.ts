@@ -1,0 +1,48 @@
+/**
+ * A whole-tree `SearchRequest` for tests that drive scanners directly, with what a test
+ * needs changed.
+ *
+ * @module
+ */
+import { DEFAULT_LIMITS } from "../../src/config.ts";
+import type { SearchRequest } from "../../src/search/request.ts";
+
+/** What a test may change: the root's real path, the start path, the order, limits. */
+export interface RequestChanges {
+  rootReal?: string;
+  startPath?: string;
+  order?: SearchRequest["order"];
+  limit?: number;
+  limits?: Partial<SearchRequest["limits"]>;
+}
+
+/** Every file below `rootPath`, in path order, with generous limits unless changed. */
+export function searchRequest(rootPath: string, changes: RequestChanges = {}): SearchRequest {
+  return {
+    root: { path: rootPath, realPath: changes.rootReal ?? rootPath },
+    start: { path: changes.startPath ?? "", recursive: true, maxDepth: null },
+    filter: {
+      timeField: "modified",
+      from: null,
+      to: null,
+      glob: null,
+      includeFiles: true,
+      includeDirectories: false,
+      includeUnknownTime: false,
+      exclude: [],
+      respectIgnoreFiles: false,
+    },
+    order: changes.order ?? "path_asc",
+    limit: changes.limit ?? 100,
+    after: null,
+    limits: {
+      ...DEFAULT_LIMITS,
+      maxFilesScanned: 1_000_000,
+      maxDirectoriesScanned: 1_000_000,
+      scanTimeoutMs: 60_000,
+      ...changes.limits,
+    },
+    share: { index: 0, count: 1 },
+    keepAll: 0,
+  };
+}
