@@ -149,6 +149,10 @@ export class TreeCache implements FsPort {
     return info;
   }
 
+  holdsListing(path: string): boolean {
+    return !!this.#node(path, false)?.listing;
+  }
+
   realPath(path: string): string {
     // A folder the cache holds was listed as a real folder below the root's real path.
     if (path === this.#root || this.#node(path, false)?.listing) return path;
@@ -277,28 +281,61 @@ function find(names: string[], name: string): number {
   return -1;
 }
 
-function entriesOf(listing: Listing): Deno.DirEntry[] {
-  return listing.names.map((name, i) => {
-    const kind = listing.kinds[i]!;
-    return {
-      name,
-      isDirectory: (kind & DIR) !== 0,
-      isFile: (kind & FILE) !== 0,
-      isSymlink: (kind & SYMLINK) !== 0,
-    };
-  });
+/** The entries of a listing, as one entry object reused for each (read at once, as the walk does). */
+function entriesOf(listing: Listing): Iterable<Deno.DirEntry> {
+  return {
+    [Symbol.iterator]() {
+      let i = 0;
+      const entry = { name: "", isDirectory: false, isFile: false, isSymlink: false };
+      const result = { done: false, value: entry };
+      return {
+        next() {
+          if (i >= listing.names.length) return { done: true, value: undefined };
+          const kind = listing.kinds[i]!;
+          entry.name = listing.names[i]!;
+          entry.isDirectory = (kind & DIR) !== 0;
+          entry.isFile = (kind & FILE) !== 0;
+          entry.isSymlink = (kind & SYMLINK) !== 0;
+          i++;
+          return result;
+        },
+      } as Iterator<Deno.DirEntry>;
+    },
+  };
 }
 
-/** The parts of `Deno.FileInfo` a scan reads, from the cache. */
+/** A time as `Deno.FileInfo` gives it, for as long as the reused info is read. */
+class Instant {
+  ms = 0;
+  getTime(): number {
+    return this.ms;
+  }
+}
+
+/**
+ * The parts of `Deno.FileInfo` a scan reads, from the cache, in one object reused for
+ * every call (the port's callers read it at once): a walk from memory allocates nothing
+ * per entry.
+ */
+const REUSED = {
+  isFile: false,
+  isDirectory: false,
+  isSymlink: false,
+  size: 0,
+  mtime: new Instant(),
+  birthtime: null as Instant | null,
+};
+const BIRTH = new Instant();
+
 function infoOf(listing: Listing, i: number): Deno.FileInfo {
   const kind = listing.kinds[i]!;
   const birth = listing.birth[i]!;
-  return {
-    isFile: (kind & FILE) !== 0,
-    isDirectory: (kind & DIR) !== 0,
-    isSymlink: (kind & SYMLINK) !== 0,
-    size: listing.size[i]!,
-    mtime: new Date(listing.mtime[i]!),
-    birthtime: birth === 0 ? null : new Date(birth),
-  } as Deno.FileInfo;
+  REUSED.isFile = (kind & FILE) !== 0;
+  REUSED.isDirectory = (kind & DIR) !== 0;
+  REUSED.isSymlink = (kind & SYMLINK) !== 0;
+  REUSED.size = listing.size[i]!;
+  REUSED.mtime.ms = listing.mtime[i]!;
+  BIRTH.ms = birth;
+  REUSED.birthtime = birth === 0 ? null : BIRTH;
+  return REUSED as unknown as Deno.FileInfo;
 }

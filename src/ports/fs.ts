@@ -15,8 +15,13 @@ export interface FsPort {
    * listing as Deno's entry objects (~400 bytes each) at once. For huge folders.
    */
   readDirStream(path: string): AsyncIterable<Deno.DirEntry>;
-  /** Stats an entry without following a link. */
+  /**
+   * Stats an entry without following a link. Callers read the result at once: a port
+   * that serves it from memory may reuse one object for every call.
+   */
   lstat(path: string): Deno.FileInfo;
+  /** Whether a listing of `path` is held in memory (then read it whole: no stream needed). */
+  holdsListing?(path: string): boolean;
   /** Resolves every link in a path. */
   realPath(path: string): string;
   /** Reads a (small, regular) text file: ignore files only. */

@@ -253,7 +253,7 @@ function readListing(
     exclusion?.enter(folderOf(prefix), abs, wanted);
     return listing;
   };
-  if (fs.lstat(abs).size > LARGE_DIRECTORY_BYTES) {
+  if (!fs.holdsListing?.(abs) && fs.lstat(abs).size > LARGE_DIRECTORY_BYTES) {
     return (async () => {
       for await (const entry of fs.readDirStream(abs)) add(entry);
       return done();
