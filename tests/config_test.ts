@@ -330,3 +330,23 @@ Deno.test("findRoot() is case-sensitive on posix and case-insensitive on win32",
   assert.equal(findRoot(winRoots, "C:/DATA", path.win32), winRoots[0]);
   assert.equal(findRoot(winRoots, "data", path.win32), undefined);
 });
+
+Deno.test("loadConfig() reads INDEX and INDEX_MAX_ENTRIES and rejects anything else", () => {
+  const root = Deno.makeTempDirSync({ prefix: "fts-config-" });
+  try {
+    const load = (env: Record<string, string>) =>
+      loadConfig({ env: (name) => ({ ALLOW_ROOTS: root, ...env })[name] });
+    assert.deepEqual(load({}).index, { enabled: true, maxEntries: 2_000_000 });
+    assert.deepEqual(load({ INDEX: "off", INDEX_MAX_ENTRIES: "10" }).index, {
+      enabled: false,
+      maxEntries: 10,
+    });
+    assert.throws(() => load({ INDEX: "yes" }), /INDEX must be 'on' or 'off', not 'yes'/);
+    assert.throws(
+      () => load({ INDEX_MAX_ENTRIES: "0" }),
+      /INDEX_MAX_ENTRIES must be a whole number >= 1/,
+    );
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
