@@ -13,19 +13,7 @@
  */
 import type { FsPort } from "../ports/fs.ts";
 import { hostRules } from "../security/path_guard.ts";
-
-const DIR = 1;
-const FILE = 2;
-const SYMLINK = 4;
-
-/** A folder's entries, sorted by name; times and sizes `NaN` until stat'ed. */
-interface Listing {
-  names: string[];
-  kinds: Uint8Array;
-  mtime: Float64Array;
-  birth: Float64Array;
-  size: Float64Array;
-}
+import { DIR, entriesOf, find, infoOf, kindOf, type Listing } from "./listing.ts";
 
 /** A folder: its listing (once read) and the folders below it that were read. */
 interface Node {
@@ -261,81 +249,4 @@ function countBelow(node: Node): number {
   let n = node.listing?.names.length ?? 0;
   for (const child of node.children.values()) n += countBelow(child);
   return n;
-}
-
-function kindOf(e: { isDirectory: boolean; isFile: boolean; isSymlink: boolean }): number {
-  return (e.isDirectory ? DIR : 0) | (e.isFile ? FILE : 0) | (e.isSymlink ? SYMLINK : 0);
-}
-
-/** The index of `name` in sorted `names`, or -1. */
-function find(names: string[], name: string): number {
-  let lo = 0;
-  let hi = names.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const m = names[mid]!;
-    if (m === name) return mid;
-    if (m < name) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
-/** The entries of a listing, as one entry object reused for each (read at once, as the walk does). */
-function entriesOf(listing: Listing): Iterable<Deno.DirEntry> {
-  return {
-    [Symbol.iterator]() {
-      let i = 0;
-      const entry = { name: "", isDirectory: false, isFile: false, isSymlink: false };
-      const result = { done: false, value: entry };
-      return {
-        next() {
-          if (i >= listing.names.length) return { done: true, value: undefined };
-          const kind = listing.kinds[i]!;
-          entry.name = listing.names[i]!;
-          entry.isDirectory = (kind & DIR) !== 0;
-          entry.isFile = (kind & FILE) !== 0;
-          entry.isSymlink = (kind & SYMLINK) !== 0;
-          i++;
-          return result;
-        },
-      } as Iterator<Deno.DirEntry>;
-    },
-  };
-}
-
-/** A time as `Deno.FileInfo` gives it, for as long as the reused info is read. */
-class Instant {
-  ms = 0;
-  getTime(): number {
-    return this.ms;
-  }
-}
-
-/**
- * The parts of `Deno.FileInfo` a scan reads, from the cache, in one object reused for
- * every call (the port's callers read it at once): a walk from memory allocates nothing
- * per entry.
- */
-const REUSED = {
-  isFile: false,
-  isDirectory: false,
-  isSymlink: false,
-  size: 0,
-  mtime: new Instant(),
-  birthtime: null as Instant | null,
-};
-const BIRTH = new Instant();
-
-function infoOf(listing: Listing, i: number): Deno.FileInfo {
-  const kind = listing.kinds[i]!;
-  const birth = listing.birth[i]!;
-  REUSED.isFile = (kind & FILE) !== 0;
-  REUSED.isDirectory = (kind & DIR) !== 0;
-  REUSED.isSymlink = (kind & SYMLINK) !== 0;
-  REUSED.size = listing.size[i]!;
-  REUSED.mtime.ms = listing.mtime[i]!;
-  BIRTH.ms = birth;
-  REUSED.birthtime = birth === 0 ? null : BIRTH;
-  return REUSED as unknown as Deno.FileInfo;
 }

@@ -1,5 +1,5 @@
 /**
- * The parallel walk (scans split into shares, merge.ts) gives exactly the same pages
+ * The parallel walk (scans split into shares, collector.ts) gives exactly the same pages
  * as the single-threaded one, on random trees, for every sort, page size and scan limit.
  */
 import assert from "node:assert/strict";
