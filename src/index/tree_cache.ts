@@ -18,6 +18,8 @@ import { DIR, entriesOf, find, infoOf, kindOf, type Listing } from "./listing.ts
 /** A folder: its listing (once read) and the folders below it that were read. */
 interface Node {
   listing: Listing | null;
+  /** The folder's modification time just before its listing was read. */
+  time: number;
   children: Map<string, Node>;
 }
 
@@ -95,26 +97,28 @@ export class TreeCache implements FsPort {
 
   readDir(path: string): Iterable<Deno.DirEntry> {
     const node = this.#node(path, this.#recording);
-    if (node?.listing) return entriesOf(node.listing);
+    if (node?.listing && this.#stillTrue(path, node)) return entriesOf(node.listing);
+    const time = node ? this.#timeOf(path) : NaN; // before the listing: a later change shows
     const entries = [...this.#base.readDir(path)];
-    if (node) this.#keep(node, entries);
+    if (node) this.#keep(node, entries, time);
     return entries;
   }
 
   async *readDirStream(path: string): AsyncIterable<Deno.DirEntry> {
     const node = this.#node(path, this.#recording);
-    if (node?.listing) {
+    if (node?.listing && this.#stillTrue(path, node)) {
       yield* entriesOf(node.listing);
       return;
     }
     const generation = this.#generation;
+    const time = node ? this.#timeOf(path) : NaN;
     const entries: Deno.DirEntry[] = [];
     for await (const entry of this.#base.readDirStream(path)) {
       entries.push(entry);
       yield entry;
     }
     // Events may have been applied while this listing was read: keep it only if none was.
-    if (node && generation === this.#generation) this.#keep(node, entries);
+    if (node && generation === this.#generation) this.#keep(node, entries, time);
   }
 
   lstat(path: string): Deno.FileInfo {
@@ -126,7 +130,10 @@ export class TreeCache implements FsPort {
     const name = path.slice(slash + 1);
     const listing = this.#node(path.slice(0, slash), false)?.listing;
     const i = listing ? find(listing.names, name) : -1;
-    if (listing && i >= 0 && !Number.isNaN(listing.mtime[i]!)) return infoOf(listing, i);
+    // A folder's own stat is always read from disk (one call per folder): its times are
+    // what show a change inside it that raised no event.
+    const fresh = i < 0 || Number.isNaN(listing!.mtime[i]!) || (listing!.kinds[i]! & DIR) !== 0;
+    if (listing && !fresh) return infoOf(listing, i);
     const info = this.#base.lstat(path);
     if (listing && i >= 0 && this.#recording) {
       listing.mtime[i] = info.mtime?.getTime() ?? NaN;
@@ -151,7 +158,30 @@ export class TreeCache implements FsPort {
     return this.#base.readTextFile(path);
   }
 
-  #keep(node: Node, entries: Deno.DirEntry[]): void {
+  /**
+   * Checks a held listing against the disk, for what events can miss (the runtime drops
+   * events on a path that now leads out of the root: a new link out, a folder swapped for
+   * one): the folder's own modification time, one stat, must be what it was when the
+   * listing was read; else the listing is read again.
+   */
+  #stillTrue(path: string, node: Node): boolean {
+    if (this.#timeOf(path) === node.time) return true;
+    this.#entries -= node.listing!.names.length;
+    node.listing = null;
+    this.#last = null;
+    return false;
+  }
+
+  /** A folder's modification time from disk (`NaN` if it cannot be read). */
+  #timeOf(path: string): number {
+    try {
+      return this.#base.lstat(path).mtime?.getTime() ?? NaN;
+    } catch {
+      return NaN;
+    }
+  }
+
+  #keep(node: Node, entries: Deno.DirEntry[], time: number): void {
     if (this.#entries + entries.length > this.#maxEntries) {
       this.#overflowed = true;
       this.record(false);
@@ -173,6 +203,7 @@ export class TreeCache implements FsPort {
     }
     this.#entries += n - (node.listing?.names.length ?? 0);
     node.listing = listing;
+    node.time = time;
   }
 
   /** The node of a folder path below the root (made on the way if `make`). */
@@ -242,7 +273,7 @@ export class TreeCache implements FsPort {
 }
 
 function newNode(): Node {
-  return { listing: null, children: new Map() };
+  return { listing: null, time: NaN, children: new Map() };
 }
 
 function countBelow(node: Node): number {

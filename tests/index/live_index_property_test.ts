@@ -1,8 +1,8 @@
 /**
  * The live index against a fresh walk (contract §18), on random trees and random batches
  * of changes: files and folders made, removed, renamed and moved, times changed, a folder
- * swapped for a link out of the root, and bursts large enough to overflow the watcher's
- * queue. After each batch, every query, paged to the end in every sort, gives the same
+ * swapped for a link out of the root, new links out of the root, and bursts large enough to
+ * overflow the watcher's queue. After each batch, every query, paged to the end in every sort, gives the same
  * pages from the index as from a fresh walk with the index off.
  */
 import assert from "node:assert/strict";
@@ -20,6 +20,7 @@ const sanitize = { sanitizeOps: false, sanitizeResources: false };
 const MUTATION = fc.oneof(
   fc.record({ op: fc.constant("create"), name: NAME, day: fc.integer({ min: 0, max: 4 }) }),
   fc.record({ op: fc.constant("mkdir"), name: NAME }),
+  fc.record({ op: fc.constant("linkOut"), name: NAME }),
   fc.record({ op: fc.constantFrom("delete", "utime", "rename", "swapForLink"), pick: fc.nat() }),
   fc.record({ op: fc.constant("move"), pick: fc.nat(), to: fc.nat() }),
   fc.record({ op: fc.constant("burst"), pick: fc.nat() }),
@@ -63,6 +64,9 @@ function apply(root: string, outside: string, m: Mutation, step: number): void {
       Deno.utimeSync(p, new Date(T0 + m.day * DAY), new Date(T0 + m.day * DAY));
       return;
     }
+    case "linkOut": // a new link out of the root: the runtime reports no event for it
+      if (!taken(into(step * 5, m.name))) Deno.symlinkSync(outside, abs(into(step * 5, m.name)));
+      return;
     case "mkdir":
       if (!taken(into(step * 3, m.name))) Deno.mkdirSync(abs(into(step * 3, m.name)));
       return;
@@ -179,8 +183,44 @@ Deno.test({
       {
         numRuns: 25,
         // Shrunk counterexamples, kept: a folder made right after a burst of events was
-        // missed while the answer did not wait for the events in flight.
+        // missed while the answer did not wait for the events in flight; a folder swapped
+        // for a link out of the root raised no event at all (the runtime drops events on a
+        // path that now leads outside), nor did a new link out; so held listings, and
+        // folders' own stats, are checked against the disk.
         examples: [[
+          {
+            "a/a/a": { mtime: T0 },
+            "a": { kind: "dir", mtime: T0 },
+            "a/a": { kind: "dir", mtime: T0 + DAY },
+          },
+          [[{ op: "linkOut", name: "a" }], [{ op: "linkOut", name: "a" }]],
+          [{
+            sort: "time_desc",
+            limit: 1,
+            includeDirectories: true,
+            maxFiles: undefined,
+            maxDirectories: undefined,
+            from: undefined,
+          }],
+        ], [
+          {
+            "a/a/a": { mtime: T0 },
+            "a": { kind: "dir", mtime: T0 },
+            "a/a": { kind: "dir", mtime: T0 + DAY },
+          },
+          [[{ op: "mkdir", name: "a b" }], [{ op: "burst", pick: 0 }, {
+            op: "swapForLink",
+            pick: 1291770626,
+          }], [{ op: "mkdir", name: "a" }]],
+          [{
+            sort: "time_desc",
+            limit: 2,
+            includeDirectories: false,
+            maxFiles: 1,
+            maxDirectories: undefined,
+            from: undefined,
+          }],
+        ], [
           {
             "a": { mtime: T0 },
             "é/a/a": { mtime: T0 },
