@@ -46,7 +46,6 @@ export class TreeCache implements FsPort {
   readonly #maxEntries: number;
   readonly #sep = hostRules.sep;
   #top: Node = newNode();
-  #rootInfo: Deno.FileInfo | null = null;
   #entries = 0;
   #recording = false;
   #overflowed = false;
@@ -80,7 +79,6 @@ export class TreeCache implements FsPort {
   /** Forgets everything. */
   clear(): void {
     this.#top = newNode();
-    this.#rootInfo = null;
     this.#entries = 0;
     this.#last = null;
     this.#generation++;
@@ -122,18 +120,15 @@ export class TreeCache implements FsPort {
   }
 
   lstat(path: string): Deno.FileInfo {
-    if (path === this.#root) {
-      this.#rootInfo ??= this.#recording ? this.#base.lstat(path) : null;
-      return this.#rootInfo ?? this.#base.lstat(path);
-    }
     const slash = path.lastIndexOf(this.#sep);
     const name = path.slice(slash + 1);
     const listing = this.#node(path.slice(0, slash), false)?.listing;
     const i = listing ? find(listing.names, name) : -1;
-    // A folder's own stat is always read from disk (one call per folder): its times are
-    // what show a change inside it that raised no event.
-    const fresh = i < 0 || Number.isNaN(listing!.mtime[i]!) || (listing!.kinds[i]! & DIR) !== 0;
-    if (listing && !fresh) return infoOf(listing, i);
+    // A folder's own stat (the root's too) is always read from disk, one call per folder:
+    // its times are what show a change inside it that raised no event.
+    if (listing && i >= 0 && !(listing.kinds[i]! & DIR) && !Number.isNaN(listing.mtime[i]!)) {
+      return infoOf(listing, i);
+    }
     const info = this.#base.lstat(path);
     if (listing && i >= 0 && this.#recording) {
       listing.mtime[i] = info.mtime?.getTime() ?? NaN;
@@ -236,8 +231,6 @@ export class TreeCache implements FsPort {
     const name = abs.slice(slash + 1);
     const parent = this.#node(parentAbs, false);
     this.#last = null;
-    // The folder's own times changed with it: forget its lstat in its parent.
-    this.#unstat(parentAbs);
     if (!parent) return;
     if (kind === "modify" || kind === "access") {
       const i = parent.listing ? find(parent.listing.names, name) : -1;
@@ -250,17 +243,6 @@ export class TreeCache implements FsPort {
       parent.listing = null;
     }
     this.#drop(parent, name);
-  }
-
-  #unstat(abs: string): void {
-    if (abs === this.#root) {
-      this.#rootInfo = null;
-      return;
-    }
-    const slash = abs.lastIndexOf(this.#sep);
-    const listing = this.#node(abs.slice(0, slash), false)?.listing;
-    const i = listing ? find(listing.names, abs.slice(slash + 1)) : -1;
-    if (i >= 0) listing!.mtime[i] = NaN;
   }
 
   #drop(parent: Node, name: string): void {
