@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ToolError } from "../errors.ts";
+import { ioFailure } from "./worker_task.ts";
 
 /** The scan worker's entry module. */
 export const WORKER_URL: URL = new URL("./scan_worker.ts", import.meta.url);
@@ -64,11 +64,11 @@ export class WorkerPool {
 
   /** Lends a worker once a slot is free; rejects with the signal's reason if aborted first. */
   async acquire(signal?: AbortSignal): Promise<Lease> {
-    if (this.#closed) throw shuttingDown();
+    if (this.#closed) throw ioFailure("server shutting down");
     signal?.throwIfAborted();
     if (this.#taken < this.#options.maxWorkers) this.#taken++;
     else await this.#wait(signal); // the slot is taken for us when we are started
-    if (this.#closed) throw shuttingDown();
+    if (this.#closed) throw ioFailure("server shutting down");
     const worker = this.#idle.pop() ?? this.#spawn();
     let released = false;
     const lease: Lease = {
@@ -103,7 +103,7 @@ export class WorkerPool {
   /** Stops every worker; waiting leases reject, lent ones are told through `onClose`. */
   close(): void {
     this.#closed = true;
-    for (const waiter of this.#waiting.splice(0)) waiter.fail(shuttingDown());
+    for (const waiter of this.#waiting.splice(0)) waiter.fail(ioFailure("server shutting down"));
     for (const lease of [...this.#busy]) {
       lease.onClose?.();
       lease.release(false);
@@ -142,14 +142,6 @@ export class WorkerPool {
     this.#alive++;
     return spawnSandboxed(this.#options.workerUrl, this.#options.readPaths);
   }
-}
-
-function shuttingDown(): ToolError {
-  return new ToolError(
-    "IOFailure",
-    "The scan failed unexpectedly (server shutting down).",
-    "Retry in a moment, or narrow 'path'.",
-  );
 }
 
 /**

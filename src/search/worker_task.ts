@@ -131,7 +131,7 @@ function hungError(): ToolError {
   );
 }
 
-/** An unexpected failure of the scan machinery, never of the request itself. */
+/** An unexpected failure of the scan machinery (or its shutdown), never of the request itself. */
 export function ioFailure(kind: string): ToolError {
   return new ToolError(
     "IOFailure",
