@@ -19,11 +19,12 @@ import {
 } from "./src/config.ts";
 import { type Log, serve } from "./src/mcp/server.ts";
 import { systemClock } from "./src/ports/clock.ts";
-import { WORKER_URL, WorkerScanner } from "./src/search/scanner.ts";
+import { WorkerScanner } from "./src/search/scanner.ts";
+import { WORKER_MODULES } from "./src/worker_modules.ts";
 import { fileURLToPath as fromFileUrl } from "node:url";
 
-/** The scan worker's module: creating a worker needs read access to it. */
-const WORKER_MODULE = fromFileUrl(WORKER_URL);
+/** The workers' modules: creating a worker needs read access to its module. */
+const WORKER_FILES = Object.values(WORKER_MODULES).map((url) => fromFileUrl(url));
 
 function readEnv(name: string): string | undefined {
   const state = Deno.permissions.querySync({ name: "env", variable: name }).state;
@@ -88,13 +89,13 @@ async function main(args: string[]): Promise<number> {
     }
     throw err;
   }
-  const unreadable = [WORKER_MODULE, ...readablePaths(config)].find((path) =>
+  const unreadable = [...WORKER_FILES, ...readablePaths(config)].find((path) =>
     Deno.permissions.querySync({ name: "read", path }).state !== "granted"
   );
   if (unreadable !== undefined) {
     console.error(
       `file-time-search: --allow-read must cover ${
-        unreadable === WORKER_MODULE
+        WORKER_FILES.includes(unreadable)
           ? "the server's own folder"
           : "every ALLOW_ROOTS entry and its real path"
       }: '${unreadable}' is not readable.`,

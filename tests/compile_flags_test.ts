@@ -2,20 +2,31 @@
  * `deno compile` cannot run here (its runtime comes from dl.deno.land), so this checks
  * what the compile script would run: every target carries the start task's flags
  * (contract §13: `--allow-read`, narrowed per worker at run time, the `--allow-env` list
- * and the V8 flags) and the worker module, which compile does not find by itself.
+ * and the V8 flags) and every worker module (contract §18), which compile does not find
+ * by itself; and that the list of worker modules is whole: every module the source hands
+ * to a worker is on it.
  */
 import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
-import { compileArgs, TARGETS, WORKER_MODULE } from "../.github/scripts/compile.ts";
+import { compileArgs, TARGETS, WORKER_FILES } from "../.github/scripts/compile.ts";
 import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
-import { WORKER_URL } from "../src/search/scanner.ts";
+import { WORKER_MODULES } from "../src/worker_modules.ts";
 
-Deno.test("compile script: every target gets the start task's flags, the worker and its output", () => {
+const REPOSITORY = fileURLToPath(new URL("..", import.meta.url));
+
+Deno.test("compile script: every target gets the start task's flags, every worker and its output", () => {
   for (const target of [null, ...TARGETS]) {
     const args = compileArgs(target);
     const flags = args.filter((a) => a.startsWith("--allow-") || a.startsWith("--v8-flags"));
     assert.deepEqual(flags.sort(), ["--allow-read", ALLOW_ENV, V8_FLAGS].sort(), String(target));
-    assert.equal(args[args.indexOf("--include") + 1], WORKER_MODULE);
+    const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
+    assert.deepEqual(included.sort(), [
+      "src/index/index_worker.ts",
+      "src/index/watch_worker.ts",
+      "src/search/scan_worker.ts",
+    ]);
     assert.equal(args.at(-1), "main.ts");
     if (target !== null) {
       assert.equal(args[args.indexOf("--target") + 1], target);
@@ -26,8 +37,49 @@ Deno.test("compile script: every target gets the start task's flags, the worker 
   assert.ok((denoJson.unstable as string[]).includes("worker-options"));
 });
 
-Deno.test("compile script: the worker module it includes is the one the server starts", () => {
-  assert.ok(WORKER_URL.pathname.endsWith(`/${WORKER_MODULE}`));
+Deno.test("compile script: each included module exists and is one the server starts", () => {
+  for (const file of WORKER_FILES) Deno.statSync(path.join(REPOSITORY, file));
+  assert.equal(WORKER_FILES.length, Object.keys(WORKER_MODULES).length);
+});
+
+/** Every `.ts` file below `dir`. */
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of Deno.readDirSync(dir)) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory) out.push(...sources(p));
+    else if (e.name.endsWith(".ts")) out.push(p);
+  }
+  return out;
+}
+
+Deno.test("worker modules: every module the source can start as a worker is on the one list", () => {
+  const listed = new Set(Object.values(WORKER_MODULES).map((u) => fileURLToPath(u)));
+  const files = [...sources(path.join(REPOSITORY, "src")), path.join(REPOSITORY, "main.ts")];
+  let workers = 0;
+  for (const file of files) {
+    const text = Deno.readTextFileSync(file);
+    // Modules reached by URL rather than by import are the ones handed to `new Worker`.
+    for (const m of text.matchAll(/new URL\(\s*["'`]([^"'`]+)["'`]\s*,\s*import\.meta\.url/g)) {
+      const target = path.resolve(path.dirname(file), m[1]!);
+      assert.ok(
+        listed.has(target),
+        `${path.relative(REPOSITORY, target)} is not in WORKER_MODULES`,
+      );
+    }
+    // A module that acts as a worker when loaded: its code (not its docs) takes the
+    // worker's own scope.
+    const code = text.split("\n").filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line));
+    if (code.some((line) => /\bself as unknown as\b/.test(line))) {
+      workers++;
+      assert.ok(listed.has(file), `${path.relative(REPOSITORY, file)} is not in WORKER_MODULES`);
+    }
+    // Only the sandbox spawns workers (contract §13).
+    if (/\bnew Worker\(/.test(text)) {
+      assert.equal(path.relative(REPOSITORY, file), path.join("src", "search", "worker_pool.ts"));
+    }
+  }
+  assert.equal(workers, listed.size);
 });
 
 Deno.test("compile script: --dry-run prints one command per target for 'all'", async () => {

@@ -1,12 +1,15 @@
 /**
  * Compiles the server into one binary per target, with the flags of `deno task start`
- * (src/runtime_flags.ts) and the scan worker, which `deno compile` does not find by
- * itself.
+ * (src/runtime_flags.ts) and every worker module of src/worker_modules.ts, which
+ * `deno compile` does not find by itself.
  *
  * Usage: `deno task compile` (the host), `deno task compile <target>...`, or
  * `deno task compile all`; `--dry-run` prints the commands instead of running them.
  */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { SERVER_FLAGS } from "../../src/runtime_flags.ts";
+import { WORKER_MODULES } from "../../src/worker_modules.ts";
 
 /** Every target a release ships. */
 export const TARGETS = [
@@ -18,8 +21,12 @@ export const TARGETS = [
   "aarch64-pc-windows-msvc",
 ] as const;
 
-/** The worker's entry module, relative to the repository. */
-export const WORKER_MODULE = "src/search/scan_worker.ts";
+const REPOSITORY = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Every worker entry module, relative to the repository, `/`-separated. */
+export const WORKER_FILES: readonly string[] = Object.values(WORKER_MODULES).map((url) =>
+  path.relative(REPOSITORY, fileURLToPath(url)).replaceAll("\\", "/")
+);
 
 /** The `deno compile` arguments for one target (`null`: the host, as `dist/file-time-search`). */
 export function compileArgs(target: string | null): string[] {
@@ -29,8 +36,7 @@ export function compileArgs(target: string | null): string[] {
   return [
     "compile",
     ...flags,
-    "--include",
-    WORKER_MODULE,
+    ...WORKER_FILES.flatMap((file) => ["--include", file]),
     ...(target === null ? [] : ["--target", target]),
     "--output",
     output,

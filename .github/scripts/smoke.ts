@@ -1,6 +1,8 @@
 /**
  * Release smoke test: starts a compiled binary as an MCP server on a temp folder,
- * initializes over stdio, lists the tools and runs one search. Exits non-zero on any
+ * initializes over stdio, lists the tools and runs one search, then searches until the
+ * root's live index answers (contract §18: the binary carries the index's workers; one
+ * left out turns the index off for good, which this sees). Exits non-zero on any
  * failure. Usage: deno run --allow-all .github/scripts/smoke.ts <binary>
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
@@ -30,5 +32,27 @@ const matches = (result.structuredContent as { matches: { path: string }[] }).ma
   m.path
 );
 if (result.isError || matches.join() !== "hello.md") throw new Error(JSON.stringify(result));
+
+// The first search started the root's watch; once it is in place, the next search fills
+// the index, after which it holds the root's entries.
+interface RootIndex {
+  state: string;
+  entries: number;
+  reason?: string;
+}
+async function rootIndex(): Promise<RootIndex> {
+  const roots = await client.callTool({ name: "fs.list_roots", arguments: {} });
+  return (roots.structuredContent as { roots: { index: RootIndex }[] }).roots[0]!.index;
+}
+const waitUntil = Date.now() + 60_000;
+let index = await rootIndex();
+while (!(index.state === "watching" && index.entries > 0)) {
+  if (index.state === "off" && index.reason !== "not used yet" || Date.now() > waitUntil) {
+    throw new Error(`the live index never answered: ${JSON.stringify(index)}`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await client.callTool({ name: "fs.search_by_time", arguments: { timeField: "modified" } });
+  index = await rootIndex();
+}
 await client.close();
-console.log(`smoke ok: ${binary} (${names.join(", ")})`);
+console.log(`smoke ok: ${binary} (${names.join(", ")}; index ${JSON.stringify(index)})`);

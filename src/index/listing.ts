@@ -25,6 +25,41 @@ export function kindOf(e: { isDirectory: boolean; isFile: boolean; isSymlink: bo
   return (e.isDirectory ? DIR : 0) | (e.isFile ? FILE : 0) | (e.isSymlink ? SYMLINK : 0);
 }
 
+/**
+ * A listing of `names` with their `kinds` (in any order, as read), sorted by name; times
+ * and sizes unknown until stat'ed.
+ */
+export function makeListing(names: string[], kinds: number[]): Listing {
+  const n = names.length;
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  return {
+    names: order.map((i) => names[i]!),
+    kinds: Uint8Array.from(order, (i) => kinds[i]!),
+    mtime: new Float64Array(n).fill(NaN),
+    birth: new Float64Array(n),
+    size: new Float64Array(n),
+  };
+}
+
+/**
+ * What a listing of these names costs in memory, estimated from above (contract §18's
+ * budget; docs/index.md has the measured figures): a folder's fixed part (its node, the
+ * listing, four typed arrays, its place in its parent's map) and, per entry, the name
+ * (a V8 string: a header and one or two bytes a character), its slot in the array of
+ * names, its kind and three 8-byte numbers.
+ */
+export function listingBytes(names: readonly string[]): number {
+  let bytes = FOLDER_BYTES;
+  for (const name of names) bytes += ENTRY_BYTES + name.length * 2;
+  return bytes;
+}
+
+/** The fixed cost of a folder's listing, in bytes (measured: docs/index.md). */
+export const FOLDER_BYTES = 640;
+/** The cost of one entry besides its name's characters, in bytes (measured: docs/index.md). */
+export const ENTRY_BYTES = 64;
+
 /** The index of `name` in sorted `names`, or -1. */
 export function find(names: string[], name: string): number {
   let lo = 0;

@@ -7,13 +7,28 @@
  *
  * It records only while it is trusted (the watcher runs), and forgets what a change
  * event names: a changed entry's lstat, a folder's listing when an entry was added,
- * removed or renamed in it, a removed folder with everything below it.
+ * removed or renamed in it, a removed folder with everything below it. It never answers
+ * a containment question from memory: `realPath` and every folder's own stat go to the
+ * disk, so the walk's realpath checks (contract §6, §8) hold as they do without it.
+ *
+ * It lives within a memory budget (contract §18): past `maxEntries` entries or `maxBytes`
+ * of estimated memory, or when the heap is nearly full, it drops everything, stops
+ * recording and says why ({@linkcode TreeCache.overflowed}).
  *
  * @module
  */
 import type { FsPort } from "../ports/fs.ts";
 import { hostRules } from "../security/path_guard.ts";
-import { DIR, entriesOf, find, infoOf, kindOf, type Listing } from "./listing.ts";
+import {
+  DIR,
+  entriesOf,
+  find,
+  infoOf,
+  kindOf,
+  type Listing,
+  listingBytes,
+  makeListing,
+} from "./listing.ts";
 
 /** A folder: its listing (once read) and the folders below it that were read. */
 interface Node {
@@ -29,26 +44,40 @@ export interface Change {
   paths: string[];
 }
 
+/** Why a cache stopped recording: too many entries, or its memory budget. */
+export type Overflow = "entries" | "memory";
+
 /** Options of {@linkcode TreeCache}. */
 export interface TreeCacheOptions {
   /** Where misses are read: the real file system. */
   base: FsPort;
   /** The root's real path: every path the cache holds lies below it. */
   rootReal: string;
-  /** The most entries kept; past it, {@linkcode TreeCache.overflowed} turns true. */
+  /** The most entries kept (`INDEX_MAX_ENTRIES`). */
   maxEntries: number;
+  /** The most memory kept, as estimated by `listingBytes`. Default: no bound. */
+  maxBytes?: number;
+  /** Whether the heap is nearly full (asked once per 4 MB kept). Default: never. */
+  heapNearlyFull?: () => boolean;
 }
+
+/** How much kept memory passes between two looks at the heap. */
+const HEAP_LOOK_BYTES = 4 * 1024 * 1024;
 
 /** The index of one root, as a file-system port. */
 export class TreeCache implements FsPort {
   readonly #base: FsPort;
   readonly #root: string;
   readonly #maxEntries: number;
+  readonly #maxBytes: number;
+  readonly #heapNearlyFull: () => boolean;
   readonly #sep = hostRules.sep;
   #top: Node = newNode();
   #entries = 0;
+  #bytes = 0;
+  #nextHeapLook = HEAP_LOOK_BYTES;
   #recording = false;
-  #overflowed = false;
+  #overflowed: Overflow | null = null;
   /** Bumped by every change, so a listing read across an await is not kept stale. */
   #generation = 0;
   /** The last folder looked up, for the run of lstat calls on its entries. */
@@ -58,6 +87,8 @@ export class TreeCache implements FsPort {
     this.#base = options.base;
     this.#root = options.rootReal;
     this.#maxEntries = options.maxEntries;
+    this.#maxBytes = options.maxBytes ?? Infinity;
+    this.#heapNearlyFull = options.heapNearlyFull ?? (() => false);
   }
 
   /** Entries held. */
@@ -65,21 +96,28 @@ export class TreeCache implements FsPort {
     return this.#entries;
   }
 
-  /** Whether the cache passed `maxEntries` (it then holds nothing and records nothing). */
-  get overflowed(): boolean {
+  /** Estimated bytes held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Why the cache stopped recording for good (it then holds nothing); `null` while it may. */
+  get overflowed(): Overflow | null {
     return this.#overflowed;
   }
 
   /** Starts (or stops) keeping what is read. Stopping forgets everything. */
   record(on: boolean): void {
     if (!on) this.clear();
-    this.#recording = on && !this.#overflowed;
+    this.#recording = on && this.#overflowed === null;
   }
 
   /** Forgets everything. */
   clear(): void {
     this.#top = newNode();
     this.#entries = 0;
+    this.#bytes = 0;
+    this.#nextHeapLook = HEAP_LOOK_BYTES;
     this.#last = null;
     this.#generation++;
   }
@@ -98,7 +136,7 @@ export class TreeCache implements FsPort {
     if (node?.listing && this.#stillTrue(path, node)) return entriesOf(node.listing);
     const time = node ? this.#timeOf(path) : NaN; // before the listing: a later change shows
     const entries = [...this.#base.readDir(path)];
-    if (node) this.#keep(node, entries, time);
+    if (node) this.#keep(node, entries.map((e) => e.name), entries.map(kindOf), time);
     return entries;
   }
 
@@ -110,13 +148,23 @@ export class TreeCache implements FsPort {
     }
     const generation = this.#generation;
     const time = node ? this.#timeOf(path) : NaN;
-    const entries: Deno.DirEntry[] = [];
+    // Only names and kinds are held while the folder streams (not Deno's entry objects),
+    // and not even those past what the cache may still take.
+    let names: string[] | null = node ? [] : null;
+    const kinds: number[] = [];
     for await (const entry of this.#base.readDirStream(path)) {
-      entries.push(entry);
+      if (names !== null) {
+        names.push(entry.name);
+        kinds.push(kindOf(entry));
+        if (this.#entries + names.length > this.#maxEntries) names = null;
+      }
       yield entry;
     }
     // Events may have been applied while this listing was read: keep it only if none was.
-    if (node && generation === this.#generation) this.#keep(node, entries, time);
+    if (node && generation === this.#generation) {
+      if (names === null) this.#overflow("entries");
+      else this.#keep(node, names, kinds, time);
+    }
   }
 
   lstat(path: string): Deno.FileInfo {
@@ -144,8 +192,8 @@ export class TreeCache implements FsPort {
   }
 
   realPath(path: string): string {
-    // A folder the cache holds was listed as a real folder below the root's real path.
-    if (path === this.#root || this.#node(path, false)?.listing) return path;
+    // Never from memory: a folder may have been swapped for a link out of the root, and
+    // the runtime drops the events that would say so (contract §18).
     return this.#base.realPath(path);
   }
 
@@ -153,52 +201,75 @@ export class TreeCache implements FsPort {
     return this.#base.readTextFile(path);
   }
 
+  /** The time a held folder listing was read at, or `undefined` when none is held. */
+  folderTime(path: string): number | undefined {
+    const node = this.#node(path, false);
+    return node?.listing ? node.time : undefined;
+  }
+
+  /** Forgets a folder's listing and everything below it: it is read again when next needed. */
+  forgetFolder(path: string): void {
+    this.#generation++;
+    if (path === this.#root) return this.clear();
+    const slash = path.lastIndexOf(this.#sep);
+    const parent = this.#node(path.slice(0, slash), false);
+    if (parent) this.#drop(parent, path.slice(slash + 1));
+  }
+
   /**
    * Checks a held listing against the disk, for what events can miss (the runtime drops
    * events on a path that now leads out of the root: a new link out, a folder swapped for
-   * one): the folder's own modification time, one stat, must be what it was when the
-   * listing was read; else the listing is read again.
+   * one): the folder must still be a real folder with the modification time it had when
+   * the listing was read (one lstat, not following links); else the listing is read again.
    */
   #stillTrue(path: string, node: Node): boolean {
     if (this.#timeOf(path) === node.time) return true;
-    this.#entries -= node.listing!.names.length;
-    node.listing = null;
-    this.#last = null;
+    this.#unlist(node);
     return false;
   }
 
-  /** A folder's modification time from disk (`NaN` if it cannot be read). */
+  /** A real folder's modification time from disk (`NaN` if it is not one, or unreadable). */
   #timeOf(path: string): number {
     try {
-      return this.#base.lstat(path).mtime?.getTime() ?? NaN;
+      const info = this.#base.lstat(path);
+      return info.isDirectory && !info.isSymlink ? info.mtime?.getTime() ?? NaN : NaN;
     } catch {
       return NaN;
     }
   }
 
-  #keep(node: Node, entries: Deno.DirEntry[], time: number): void {
-    if (this.#entries + entries.length > this.#maxEntries) {
-      this.#overflowed = true;
-      this.record(false);
-      return;
+  #keep(node: Node, names: string[], kinds: number[], time: number): void {
+    const bytes = listingBytes(names);
+    if (this.#entries + names.length > this.#maxEntries) return this.#overflow("entries");
+    if (this.#bytes + bytes > this.#maxBytes) return this.#overflow("memory");
+    if (this.#bytes + bytes >= this.#nextHeapLook) {
+      this.#nextHeapLook = this.#bytes + bytes + HEAP_LOOK_BYTES;
+      if (this.#heapNearlyFull()) return this.#overflow("memory");
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const n = entries.length;
-    const listing: Listing = {
-      names: entries.map((e) => e.name),
-      kinds: Uint8Array.from(entries, (e) => kindOf(e)),
-      mtime: new Float64Array(n).fill(NaN),
-      birth: new Float64Array(n),
-      size: new Float64Array(n),
-    };
+    const listing = makeListing(names, kinds);
     // Folders that are gone, or are no longer folders, go with everything below them.
     for (const name of [...node.children.keys()]) {
       const i = find(listing.names, name);
       if (i < 0 || !(listing.kinds[i]! & DIR)) this.#drop(node, name);
     }
-    this.#entries += n - (node.listing?.names.length ?? 0);
+    this.#unlist(node);
+    this.#entries += names.length;
+    this.#bytes += bytes;
     node.listing = listing;
     node.time = time;
+  }
+
+  #overflow(why: Overflow): void {
+    this.#overflowed = why;
+    this.record(false);
+  }
+
+  #unlist(node: Node): void {
+    if (!node.listing) return;
+    this.#entries -= node.listing.names.length;
+    this.#bytes -= listingBytes(node.listing.names);
+    node.listing = null;
+    this.#last = null;
   }
 
   /** The node of a folder path below the root (made on the way if `make`). */
@@ -227,9 +298,8 @@ export class TreeCache implements FsPort {
     }
     if (!abs.startsWith(this.#root + this.#sep)) return;
     const slash = abs.lastIndexOf(this.#sep);
-    const parentAbs = abs.slice(0, slash);
+    const parent = this.#node(abs.slice(0, slash), false);
     const name = abs.slice(slash + 1);
-    const parent = this.#node(parentAbs, false);
     this.#last = null;
     if (!parent) return;
     if (kind === "modify" || kind === "access") {
@@ -238,10 +308,7 @@ export class TreeCache implements FsPort {
       return;
     }
     // Added, removed, renamed or unknown: read the folder again, and forget what was below.
-    if (parent.listing) {
-      this.#entries -= parent.listing.names.length;
-      parent.listing = null;
-    }
+    this.#unlist(parent);
     this.#drop(parent, name);
   }
 
@@ -249,17 +316,16 @@ export class TreeCache implements FsPort {
     const child = parent.children.get(name);
     if (!child) return;
     parent.children.delete(name);
-    this.#entries -= countBelow(child);
+    this.#forgetBelow(child);
     this.#last = null;
+  }
+
+  #forgetBelow(node: Node): void {
+    this.#unlist(node);
+    for (const child of node.children.values()) this.#forgetBelow(child);
   }
 }
 
 function newNode(): Node {
   return { listing: null, time: NaN, children: new Map() };
-}
-
-function countBelow(node: Node): number {
-  let n = node.listing?.names.length ?? 0;
-  for (const child of node.children.values()) n += countBelow(child);
-  return n;
 }

@@ -21,6 +21,7 @@ import { ToolError } from "../errors.ts";
 import { systemClock } from "../ports/clock.ts";
 import { summaryLine } from "../presentation.ts";
 import type { Guard } from "../security/guard.ts";
+import { HungRoots } from "../search/hung_roots.ts";
 import { Pager } from "../search/paging.ts";
 import { WorkerScanner } from "../search/scanner.ts";
 import { type IndexStatus, LiveIndex } from "../index/live_index.ts";
@@ -178,11 +179,14 @@ export async function serve(options: ServeOptions): Promise<void> {
   const { config, log, workerUrl, guard } = options;
   const mcpLog = new McpLog(log);
   const readPaths = readablePaths(config);
-  const walk = new WorkerScanner({ readPaths, ...(workerUrl ? { workerUrl } : {}) });
+  // One memory of hung roots, whichever way a root is scanned (contract §19).
+  const hungRoots = new HungRoots();
+  const walk = new WorkerScanner({ readPaths, hungRoots, ...(workerUrl ? { workerUrl } : {}) });
   // With the index on, a root's scans are answered from memory once it is watched.
   const index = config.index.enabled
     ? new LiveIndex(walk, config.roots, {
       readPaths,
+      hungRoots,
       maxEntries: config.index.maxEntries,
       log: mcpLog.log,
       ...(options.watchWorkerUrl ? { watchWorkerUrl: options.watchWorkerUrl } : {}),

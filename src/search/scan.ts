@@ -40,11 +40,20 @@ export interface ScanProgress {
   walkPrefix: Match[];
 }
 
+/** Thrown inside a scan whose caller asked it to stop (the call was cancelled). */
+export class ScanCancelled extends Error {
+  constructor() {
+    super("scan cancelled");
+    this.name = "ScanCancelled";
+  }
+}
+
 /** How often a running scan reports progress. */
 export const PROGRESS_INTERVAL_MS = 250;
 
 /**
- * Runs one scan.
+ * Runs one scan. `cancelled` is asked before each entry: once it says yes, the scan
+ * throws {@linkcode ScanCancelled}.
  *
  * @throws {ToolError} `PathNotFound`, `SymlinkEscapeDetected`, `AccessDenied` or
  * `IOFailure` for the start path (contract §5 step 9).
@@ -53,6 +62,7 @@ export async function scan(
   request: SearchRequest,
   tools: ScanTools,
   onProgress?: (progress: ScanProgress) => void,
+  cancelled?: () => boolean,
 ): Promise<ScanOutcome> {
   const { fs, clock, guard } = tools;
   const interval = tools.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
@@ -74,6 +84,7 @@ export async function scan(
   let lastReport = startedAt;
   let boundary: string | null = null; // the last entry dealt with
   const visit = (entry: WalkEntry): boolean => {
+    if (cancelled?.()) throw new ScanCancelled();
     if (onProgress) {
       const now = clock.now();
       if (now - lastReport >= interval) {

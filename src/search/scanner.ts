@@ -6,15 +6,13 @@
  *
  * @module
  */
-import { ToolError } from "../errors.ts";
-import { type Clock, systemClock } from "../ports/clock.ts";
+import type { Clock } from "../ports/clock.ts";
 import { mergeShares, type ScanOutcome } from "./collector.ts";
+import { HungRoots } from "./hung_roots.ts";
 import type { SearchRequest } from "./request.ts";
 import type { ScanProgress } from "./scan.ts";
 import { type PoolCounts, WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
 import { runTask } from "./worker_task.ts";
-
-export { WORKER_URL } from "./worker_pool.ts";
 
 /** Runs scans. */
 export interface Scanner {
@@ -46,6 +44,8 @@ export interface WorkerScannerOptions extends WorkerPoolOptions {
   rememberHungMs?: number;
   /** For the memory of hung roots. Default the system clock. */
   clock?: Clock;
+  /** The memory of hung roots, when it is shared (with the live index). Default: its own. */
+  hungRoots?: HungRoots;
 }
 
 /** Runs each scan in sandboxed workers; keeps a few warm between calls. */
@@ -53,20 +53,27 @@ export class WorkerScanner implements Scanner {
   readonly #pool: WorkerPool;
   readonly #parallelism: number;
   readonly #graceMs: number;
-  readonly #rememberHungMs: number;
-  readonly #clock: Clock;
-  /** Roots whose scan hung, with when. */
-  readonly #hung = new Map<string, number>();
+  readonly #hung: HungRoots;
 
   constructor(options: WorkerScannerOptions) {
     this.#pool = new WorkerPool(options);
     this.#parallelism = options.parallelism ?? 2;
     this.#graceMs = options.graceMs ?? 1000;
-    this.#rememberHungMs = options.rememberHungMs ?? 600_000;
-    this.#clock = options.clock ?? systemClock;
+    this.#hung = options.hungRoots ?? new HungRoots({
+      ...(options.rememberHungMs === undefined ? {} : { rememberMs: options.rememberHungMs }),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
   }
 
-  async run(
+  run(
+    request: SearchRequest,
+    signal?: AbortSignal,
+    onProgress?: (progress: ScanProgress) => void,
+  ): Promise<ScanOutcome> {
+    return this.#hung.track(request.root.path, () => this.#run(request, signal, onProgress));
+  }
+
+  async #run(
     request: SearchRequest,
     signal?: AbortSignal,
     onProgress?: (progress: ScanProgress) => void,
@@ -78,7 +85,6 @@ export class WorkerScanner implements Scanner {
     const stop = new AbortController();
     const stopAll = () => stop.abort(signal?.reason);
     signal?.addEventListener("abort", stopAll, { once: true });
-    const hungBefore = this.#hungRecently(request.root.path);
     try {
       const outcomes = await Promise.all(
         shareRequests(request, shares).map((part, i) =>
@@ -88,15 +94,7 @@ export class WorkerScanner implements Scanner {
           })
         ),
       );
-      const merged = mergeShares(outcomes, request);
-      if (merged.hung === "now") this.#hung.set(request.root.path, this.#clock.now());
-      else if (hungBefore) merged.hung = "before";
-      return merged;
-    } catch (err) {
-      if (err instanceof ToolError && err.code === "TimeoutExceeded") {
-        this.#hung.set(request.root.path, this.#clock.now());
-      }
-      throw err;
+      return mergeShares(outcomes, request);
     } finally {
       signal?.removeEventListener("abort", stopAll);
     }
@@ -109,14 +107,6 @@ export class WorkerScanner implements Scanner {
 
   close(): void {
     this.#pool.close();
-  }
-
-  #hungRecently(rootPath: string): boolean {
-    const at = this.#hung.get(rootPath);
-    if (at === undefined) return false;
-    if (this.#clock.now() - at < this.#rememberHungMs) return true;
-    this.#hung.delete(rootPath);
-    return false;
   }
 
   async #runShare(

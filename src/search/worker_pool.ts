@@ -6,10 +6,8 @@
  *
  * @module
  */
+import { WORKER_MODULES } from "../worker_modules.ts";
 import { ioFailure } from "./worker_task.ts";
-
-/** The scan worker's entry module. */
-export const WORKER_URL: URL = new URL("./scan_worker.ts", import.meta.url);
 
 /** Options of {@linkcode WorkerPool}. */
 export interface WorkerPoolOptions {
@@ -19,7 +17,7 @@ export interface WorkerPoolOptions {
   idle?: number;
   /** Workers busy at once; further leases wait their turn. Default 4. */
   maxWorkers?: number;
-  /** The workers' entry module. Default {@linkcode WORKER_URL}, the real file system. */
+  /** The workers' entry module. Default `WORKER_MODULES.scan`, the real file system. */
   workerUrl?: URL;
 }
 
@@ -58,7 +56,7 @@ export class WorkerPool {
       readPaths: options.readPaths,
       idle: options.idle ?? 4,
       maxWorkers: options.maxWorkers ?? 4,
-      workerUrl: options.workerUrl ?? WORKER_URL,
+      workerUrl: options.workerUrl ?? WORKER_MODULES.scan,
     };
   }
 

@@ -6,19 +6,28 @@
 import { ToolError, type ToolErrorData } from "../errors.ts";
 import type { ScanOutcome } from "./collector.ts";
 import type { SearchRequest } from "./request.ts";
-import { scan, type ScanProgress, type ScanTools } from "./scan.ts";
+import { scan, ScanCancelled, type ScanProgress, type ScanTools } from "./scan.ts";
 
 /** Server to worker: run one scan. */
 export interface ScanTask {
   id: number;
   request: SearchRequest;
+  /**
+   * Shared with the server (on a `SharedArrayBuffer`): set to 1 when the call is
+   * cancelled, so the scan stops at its next entry without the worker being stopped.
+   */
+  cancel?: Int32Array;
 }
 
 /** An index worker's report on its index (contract §18), sent with each answer. */
 export interface IndexReport {
   entries: number;
-  /** The index passed `INDEX_MAX_ENTRIES` and was dropped. */
-  overflowed: boolean;
+  /** Estimated bytes the index holds. */
+  bytes: number;
+  /** The index's memory budget in bytes (from the worker's heap). */
+  budgetBytes: number;
+  /** The index passed `INDEX_MAX_ENTRIES` or its memory budget and was dropped. */
+  overflowed: "entries" | "memory" | null;
 }
 
 /** Worker to server: the scan started, a progress report, or how the scan ended. */
@@ -27,6 +36,8 @@ export type ScanReply =
   | { id: number; type: "progress"; progress: ScanProgress }
   | { id: number; type: "done"; outcome: ScanOutcome; index?: IndexReport }
   | { id: number; type: "error"; error: ToolErrorData }
+  /** The scan stopped because its call was cancelled (`ScanTask.cancel`). */
+  | { id: number; type: "cancelled" }
   | { id: number; type: "crash"; kind: string };
 
 /** The global scope of a worker, as far as scans use it. */
@@ -48,22 +59,37 @@ export function answerScans(scope: WorkerScope, tools: ScanTools): void {
   scope.onmessage = (event) => answerScan(scope, tools, event.data);
 }
 
-/** Answers one task; `report` adds what an index worker says about its index. */
+/** How a worker runs one scan: plain `scan` by default; an index worker adds its checks. */
+export type RunScan = (
+  request: SearchRequest,
+  onProgress: (progress: ScanProgress) => void,
+  cancelled: () => boolean,
+) => Promise<ScanOutcome>;
+
+/**
+ * Answers one task with `tools` (or with `run`); `report` adds what an index worker says
+ * about its index.
+ */
 export async function answerScan(
   scope: Pick<WorkerScope, "postMessage">,
   tools: ScanTools,
   task: ScanTask,
   report?: () => IndexReport,
+  run: RunScan = (request, onProgress, cancelled) => scan(request, tools, onProgress, cancelled),
 ): Promise<void> {
-  const { id, request } = task;
+  const { id, request, cancel } = task;
   scope.postMessage({ id, type: "started" });
   try {
-    const outcome = await scan(request, tools, (progress) => {
-      scope.postMessage({ id, type: "progress", progress });
-    });
+    const outcome = await run(
+      request,
+      (progress) => scope.postMessage({ id, type: "progress", progress }),
+      () => cancel !== undefined && Atomics.load(cancel, 0) !== 0,
+    );
     scope.postMessage({ id, type: "done", outcome, ...(report ? { index: report() } : {}) });
   } catch (err) {
-    if (err instanceof ToolError) {
+    if (err instanceof ScanCancelled) {
+      scope.postMessage({ id, type: "cancelled" });
+    } else if (err instanceof ToolError) {
       scope.postMessage({ id, type: "error", error: err.toData() });
     } else {
       // Only the error's class name: its message may hold an absolute path.

@@ -24,6 +24,12 @@ export interface TaskOptions {
   graceMs: number;
   /** Called once the worker is done with: `keep` when it finished cleanly (else stop it). */
   settle(keep: boolean): void;
+  /**
+   * On cancel, ask the worker to stop the scan and keep it, rather than stop the worker:
+   * for a worker whose state is worth keeping (an index). It has `graceMs` to confirm.
+   * Default false.
+   */
+  keepOnCancel?: boolean;
   /** An index worker's report on its index, with its answer. */
   onIndex?: (report: IndexReport) => void;
 }
@@ -31,74 +37,102 @@ export interface TaskOptions {
 /** A running task: its outcome, and a way to give it up (the server is closing). */
 export interface Task {
   outcome: Promise<ScanOutcome>;
-  abandon(): void;
+  /** Gives the task up: the outcome rejects with `reason` and the worker is stopped. */
+  abandon(reason?: unknown): void;
 }
 
 /** Posts `request` to `worker` and follows it to its outcome. */
 export function runTask(worker: Worker, request: SearchRequest, options: TaskOptions): Task {
   const { signal, onProgress } = options;
   const id = nextId++;
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
   let last: ScanProgress | null = null;
-  let abandon = () => {};
-  const outcome = new Promise<ScanOutcome>((resolve, reject) => {
-    let settled = false;
-    const finish = (keep: boolean) => {
-      if (settled) return false;
-      settled = true;
-      clearTimeout(deadline);
-      worker.onmessage = null;
-      worker.onerror = null;
-      signal.removeEventListener("abort", onAbort);
-      options.settle(keep);
-      return true;
-    };
-    const onAbort = () => {
-      if (finish(false)) reject(signal.reason ?? new DOMException("aborted", "AbortError"));
-    };
-    // Stuck inside a file-system call: answer from the last report, stop the worker. The
-    // clock runs from the task's start in the worker: a fresh worker first loads its
-    // code, which may take a while on a busy machine (and if it never starts, the call
-    // is still answered).
-    const hang = () => {
-      if (!finish(false)) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let answered = false;
+  let released = false;
+  let resolve!: (outcome: ScanOutcome) => void;
+  let reject!: (reason: unknown) => void;
+  const outcome = new Promise<ScanOutcome>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  /** The call's answer: given once; the worker may still be finishing. */
+  const answer = (give: () => void) => {
+    if (answered) return;
+    answered = true;
+    give();
+  };
+  /** The worker, given back once: kept, or stopped. */
+  const release = (keep: boolean) => {
+    if (released) return;
+    released = true;
+    clearTimeout(timer);
+    worker.onmessage = null;
+    worker.onerror = null;
+    signal.removeEventListener("abort", onAbort);
+    options.settle(keep);
+  };
+  const aborted = () => signal.reason ?? new DOMException("aborted", "AbortError");
+  const onAbort = () => {
+    answer(() => reject(aborted()));
+    if (!options.keepOnCancel) return release(false);
+    Atomics.store(cancel, 0, 1); // the scan stops at its next entry and says so
+    clearTimeout(timer);
+    timer = setTimeout(() => release(false), options.graceMs);
+  };
+  // Stuck inside a file-system call: answer from the last report, stop the worker. The
+  // clock runs from the task's start in the worker: a fresh worker first loads its
+  // code, which may take a while on a busy machine (and if it never starts, the call
+  // is still answered).
+  const hang = () => {
+    answer(() => {
       if (last?.boundary == null) reject(hungError());
       else resolve(hungOutcome(last, last.boundary));
-    };
-    const limit = request.limits.scanTimeoutMs + options.graceMs;
-    let deadline = setTimeout(hang, limit + START_ALLOWANCE_MS);
-    worker.onmessage = (event: MessageEvent<ScanReply>) => {
-      const reply = event.data;
-      if (reply.id !== id) return;
-      if (reply.type === "started") {
-        clearTimeout(deadline);
-        deadline = setTimeout(hang, limit);
-        return;
-      }
-      if (reply.type === "progress") {
-        last = reply.progress;
-        onProgress?.(reply.progress);
-        return;
-      }
-      if (!finish(true)) return;
-      if (reply.type === "done") {
-        if (reply.index) options.onIndex?.(reply.index);
-        resolve(reply.outcome);
-      } else if (reply.type === "error") reject(ToolError.fromData(reply.error));
-      else reject(ioFailure(reply.kind));
-    };
-    worker.onerror = (event: ErrorEvent) => {
-      event.preventDefault();
-      if (finish(false)) reject(ioFailure("worker error"));
-    };
-    abandon = () => {
-      if (finish(false)) reject(ioFailure("server shutting down"));
-    };
-    if (signal.aborted) return onAbort();
+    });
+    release(false);
+  };
+  const limit = request.limits.scanTimeoutMs + options.graceMs;
+  timer = setTimeout(hang, limit + START_ALLOWANCE_MS);
+  worker.onmessage = (event: MessageEvent<ScanReply>) => {
+    const reply = event.data;
+    if (reply.id !== id) return;
+    if (reply.type === "started") {
+      if (answered) return;
+      clearTimeout(timer);
+      timer = setTimeout(hang, limit);
+      return;
+    }
+    if (reply.type === "progress") {
+      last = reply.progress;
+      if (!answered) onProgress?.(reply.progress);
+      return;
+    }
+    if (reply.type === "done") {
+      if (reply.index) options.onIndex?.(reply.index);
+      answer(() => resolve(reply.outcome));
+    } else if (reply.type === "error") answer(() => reject(ToolError.fromData(reply.error)));
+    else if (reply.type === "cancelled") answer(() => reject(aborted()));
+    else answer(() => reject(ioFailure(reply.kind)));
+    release(true);
+  };
+  worker.onerror = (event: ErrorEvent) => {
+    event.preventDefault();
+    answer(() => reject(ioFailure("worker error")));
+    release(false);
+  };
+  const abandon = (reason?: unknown) => {
+    answer(() => reject(reason ?? ioFailure("server shutting down")));
+    release(false);
+  };
+  if (signal.aborted) {
+    answer(() => reject(aborted()));
+    release(true); // the worker was never given the task
+  } else {
     signal.addEventListener("abort", onAbort, { once: true });
-    const task: ScanTask = { id, request };
+    const task: ScanTask = { id, request, cancel };
     worker.postMessage(task);
-  });
-  return { outcome, abandon: () => abandon() };
+  }
+  return { outcome, abandon };
 }
 
 /** What a share that hung had covered: everything up to its last reported boundary. */

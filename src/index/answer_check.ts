@@ -1,0 +1,79 @@
+/**
+ * The answer-time check of the live index (contract §18): before an indexed answer is
+ * given, every folder leading to one of its matches is checked on disk, from the root
+ * down, not following links (one lstat each, each folder once per answer): it must still
+ * be a real folder, and, where the index holds its listing, have the modification time
+ * the listing was read at. A folder that fails (a link now, gone, another time: a change
+ * whose event the runtime dropped, or one that raced the answer) is forgotten, so the
+ * index learns it again, and the caller scans again.
+ *
+ * @module
+ */
+import type { ScanOutcome } from "../search/collector.ts";
+import type { FsPort } from "../ports/fs.ts";
+import { hostRules } from "../security/path_guard.ts";
+
+/** What the check needs of the index. */
+export interface FolderMemory {
+  /** When a held folder listing was read (its folder's time then); `undefined` if none is. */
+  folderTime(abs: string): number | undefined;
+  /** Forgets a folder's listing and everything below it. */
+  forgetFolder(abs: string): void;
+}
+
+/**
+ * The folders (root-relative, the root as `""`) that lead to any match of `outcome`, each
+ * once, parents before children.
+ */
+export function answerFolders(outcome: ScanOutcome): string[] {
+  const { first, walkPrefix, all } = outcome.collected;
+  const folders = new Set<string>([""]);
+  for (const list of [first, walkPrefix, all ?? []]) {
+    for (const { path } of list) {
+      for (let i = path.lastIndexOf("/"); i > 0; i = path.lastIndexOf("/", i - 1)) {
+        const folder = path.slice(0, i);
+        if (folders.has(folder)) break; // and so are the ones above it
+        folders.add(folder);
+      }
+    }
+  }
+  // A folder's path is a prefix of its children's, so it sorts before them.
+  return [...folders].sort();
+}
+
+/**
+ * Checks `folders` (from {@linkcode answerFolders}) on `disk`; forgets each one found
+ * changed in `memory` and returns them (none: the answer stands).
+ */
+export function checkFolders(
+  disk: FsPort,
+  memory: FolderMemory,
+  rootReal: string,
+  folders: readonly string[],
+): string[] {
+  const changed: string[] = [];
+  for (const folder of folders) {
+    // Below a changed folder, nothing is looked at: it is learned again with it.
+    if (changed.some((c) => c === "" || folder.startsWith(c + "/"))) continue;
+    const abs = folder === ""
+      ? rootReal
+      : rootReal + hostRules.sep + folder.replaceAll("/", hostRules.sep);
+    if (!stillTheSame(disk, memory, abs)) {
+      changed.push(folder);
+      memory.forgetFolder(abs);
+    }
+  }
+  return changed;
+}
+
+function stillTheSame(disk: FsPort, memory: FolderMemory, abs: string): boolean {
+  let info: Deno.FileInfo;
+  try {
+    info = disk.lstat(abs); // its parents were just found to be real folders
+  } catch {
+    return false;
+  }
+  if (!info.isDirectory || info.isSymlink) return false;
+  const time = memory.folderTime(abs);
+  return time === undefined || time === (info.mtime?.getTime() ?? NaN);
+}

@@ -1,0 +1,125 @@
+/**
+ * What a root's index worker does (contract §18), apart from where it reads: it answers
+ * the root's scans through its {@linkcode TreeCache}, which keeps what the walks read once
+ * the watcher runs and forgets what changes name; checks each answer's folders on disk
+ * before giving it (answer_check.ts); and keeps the index within its memory budget, a
+ * share of the worker's own heap, so that the worker never runs out of heap (which would
+ * take the whole process down).
+ *
+ * @module
+ */
+import { getHeapStatistics } from "node:v8";
+import { type Clock, systemClock } from "../ports/clock.ts";
+import type { FsPort } from "../ports/fs.ts";
+import type { ScanOutcome } from "../search/collector.ts";
+import type { SearchRequest } from "../search/request.ts";
+import { scan, type ScanProgress, type ScanTools } from "../search/scan.ts";
+import type { IndexReport, ScanTask, WorkerScope } from "../search/worker_protocol.ts";
+import { answerScan } from "../search/worker_protocol.ts";
+import { strictGuard } from "../security/guard.ts";
+import { answerFolders, checkFolders } from "./answer_check.ts";
+import type { IndexControl } from "./index_protocol.ts";
+import { TreeCache } from "./tree_cache.ts";
+
+/**
+ * The share of the worker's heap limit the index may fill (docs/index.md: the rest is for
+ * the scan that runs over it, and V8's room to collect).
+ */
+export const INDEX_HEAP_SHARE = 0.5;
+/** Past this share of its heap limit in use, the worker drops its index at once. */
+export const HEAP_FULL_SHARE = 0.85;
+/** Answers whose folders keep changing under them are tried this often, then walked. */
+const ATTEMPTS = 3;
+
+/** Thrown when an answer's folders changed under each attempt: the server walks instead. */
+export class IndexUnsettled extends Error {
+  constructor() {
+    super("the tree kept changing under the answer");
+    this.name = "IndexUnsettled";
+  }
+}
+
+/** The worker's scope, as the index worker uses it. */
+export type IndexWorkerScope = Omit<WorkerScope, "onmessage"> & {
+  onmessage: ((event: MessageEvent<ScanTask | IndexControl>) => void) | null;
+};
+
+/** Options of {@linkcode answerIndexScans}. */
+export interface IndexScansOptions {
+  /** Where the index reads what it does not hold, and checks answers: the disk. */
+  base: FsPort;
+  clock?: Clock;
+}
+
+/** Makes this worker a root's index worker, reading misses from `base`. */
+export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOptions): void {
+  const { base } = options;
+  const clock = options.clock ?? systemClock;
+  const heapLimit = getHeapStatistics().heap_size_limit;
+  const budgetBytes = Math.floor(heapLimit * INDEX_HEAP_SHARE);
+  const heapNearlyFull = () => getHeapStatistics().used_heap_size > heapLimit * HEAP_FULL_SHARE;
+  let cache: TreeCache | null = null;
+  let maxEntries = 0;
+  scope.onmessage = (event) => {
+    const message = event.data;
+    if ("request" in message) {
+      const rootReal = message.request.root.realPath;
+      cache ??= new TreeCache({
+        base,
+        rootReal,
+        maxEntries,
+        maxBytes: budgetBytes,
+        heapNearlyFull,
+      });
+      if (maxEntries > 0) cache.record(true);
+      const index = cache;
+      const tools: ScanTools = { fs: index, clock, guard: strictGuard };
+      const report = (): IndexReport => ({
+        entries: index.entries,
+        bytes: index.bytes,
+        budgetBytes,
+        overflowed: index.overflowed,
+      });
+      void answerScan(
+        scope,
+        tools,
+        message,
+        report,
+        (request, onProgress, cancelled) =>
+          checkedScan(index, base, tools, request, onProgress, cancelled),
+      );
+    } else if (message.type === "record") {
+      maxEntries = message.maxEntries;
+    } else if (message.rescan) {
+      cache?.clear();
+    } else {
+      cache?.apply(message.changes);
+    }
+  };
+}
+
+/**
+ * One scan over the index, its folders checked on disk before it is given; a folder found
+ * changed is learned again and the scan made again, within what is left of its time.
+ */
+async function checkedScan(
+  index: TreeCache,
+  disk: FsPort,
+  tools: ScanTools,
+  request: SearchRequest,
+  onProgress: (progress: ScanProgress) => void,
+  cancelled: () => boolean,
+): Promise<ScanOutcome> {
+  const started = tools.clock.now();
+  for (let attempt = 1;; attempt++) {
+    const spent = tools.clock.now() - started;
+    const limits = {
+      ...request.limits,
+      scanTimeoutMs: Math.max(1, request.limits.scanTimeoutMs - spent),
+    };
+    const outcome = await scan({ ...request, limits }, tools, onProgress, cancelled);
+    const changed = checkFolders(disk, index, request.root.realPath, answerFolders(outcome));
+    if (changed.length === 0) return outcome;
+    if (attempt === ATTEMPTS) throw new IndexUnsettled();
+  }
+}
