@@ -96,6 +96,69 @@ export function generateTree(
   return count;
 }
 
+/** Home-like trees (`home-2m`: 2,000,000 entries): see {@linkcode generateHomeTree}. */
+export const HOME_SIZES: Record<string, number> = { "home-200k": 200_000, "home-2m": 2_000_000 };
+
+const WORDS = ["notes", "photo", "report", "draft", "backup", "invoice", "src", "index", "data"];
+
+/**
+ * A tree shaped like a home folder, with exactly `entries` entries: about 10% folders,
+ * depth up to 8 with an uneven fan-out (0 to 23 subfolders a folder, 4.5 on average),
+ * files spread unevenly (most folders hold a few, one in 500 holds thousands), names of
+ * ordinary lengths, and a few recent files (1 in 200, within the week before
+ * {@linkcode BENCH_NOW}) among many old ones (one to five years old). Folders are laid
+ * out breadth first, so every level fills before the next.
+ */
+export function generateHomeTree(
+  root: string,
+  entries: number,
+  seed: number,
+  report: (done: number) => void = () => {},
+): number {
+  const random = prng(seed);
+  const folderCount = Math.round(entries * 0.1);
+  const folders: { path: string; depth: number }[] = [{ path: root, depth: 0 }];
+  for (let i = 0; i < folders.length && folders.length <= folderCount; i++) {
+    const { path: parent, depth } = folders[i]!;
+    if (depth === 8) continue;
+    const fanOut = Math.floor(random() * random() * (depth < 2 ? 24 : 18));
+    for (let k = 0; k < fanOut && folders.length <= folderCount; k++) {
+      const word = WORDS[Math.floor(random() * WORDS.length)]!;
+      folders.push({ path: path.join(parent, `${word}-${depth}${k}`), depth: depth + 1 });
+    }
+  }
+  // Files per folder: heavy-tailed weights, scaled to the entries left.
+  const weights = folders.map(() => (random() < 0.002 ? 400 : 1) * random() ** 4);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const fileCount = entries - (folders.length - 1);
+  const counts = weights.map((w) => Math.floor((w / sum) * fileCount));
+  let left = fileCount - counts.reduce((a, b) => a + b, 0);
+  for (let i = 0; left > 0; i = (i + 1) % counts.length, left--) counts[i]!++;
+  const empty = new Uint8Array();
+  const YEARS = 4 * YEAR;
+  let made = 0;
+  const stamp = (p: string) => {
+    const recent = random() < 0.005;
+    const age = recent ? random() * 7 * 86_400_000 : YEAR + random() * YEARS;
+    const t = new Date(BENCH_NOW - Math.floor(age));
+    Deno.utimeSync(p, t, t);
+    if (++made % 100_000 === 0) report(made);
+  };
+  Deno.mkdirSync(root, { recursive: true });
+  for (const [i, folder] of folders.entries()) {
+    if (i > 0) Deno.mkdirSync(folder.path);
+    for (let f = 0; f < counts[i]!; f++) {
+      const word = WORDS[Math.floor(random() * WORDS.length)]!;
+      const file = path.join(folder.path, `${word}_${f}${EXTENSIONS[f % EXTENSIONS.length]}`);
+      Deno.writeFileSync(file, empty);
+      stamp(file);
+    }
+  }
+  // Folders' own times last (making files in them changed them), deepest first.
+  for (let i = folders.length - 1; i > 0; i--) stamp(folders[i]!.path);
+  return made;
+}
+
 /** Makes sure fd is there (Debian's fd-find), installing it if missing. */
 export async function ensureFd(): Promise<string> {
   const which = await new Deno.Command("sh", {
@@ -130,7 +193,10 @@ export function ensureTree(dir: string, size: string): { root: string; entries: 
     // nothing to clean
   }
   console.error(`building the ${size} tree under ${root}...`);
-  const entries = generateTree(root, SHAPES[size]!, 42, (n) => console.error(`  ${n} entries`));
+  const report = (n: number) => console.error(`  ${n} entries`);
+  const entries = size in HOME_SIZES
+    ? generateHomeTree(root, HOME_SIZES[size]!, 42, report)
+    : generateTree(root, SHAPES[size]!, 42, report);
   Deno.writeTextFileSync(marker, String(entries));
   return { root, entries };
 }
