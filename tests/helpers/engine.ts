@@ -30,7 +30,8 @@ export interface EngineOptions {
 /** A search function bound to one root. */
 export interface Engine {
   config: Config;
-  search(args: Record<string, unknown>): Promise<SearchOutput>;
+  /** One call; `signal` cancels it as a client would. */
+  search(args: Record<string, unknown>, signal?: AbortSignal): Promise<SearchOutput>;
 }
 
 /** Binds the engine to `root`, configured as the server would be from `env`. */
@@ -50,7 +51,7 @@ export function engine(root: string, options: EngineOptions = {}): Engine {
   const deps = { config, pager, clock };
   return {
     config,
-    search: async (args) => (await searchByTime(args, deps)).output,
+    search: async (args, signal) => (await searchByTime(args, deps, signal)).output,
   };
 }
 

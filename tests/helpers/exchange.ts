@@ -9,9 +9,11 @@
 const AT_FDCWD = -100;
 const RENAME_EXCHANGE = 2;
 
-let lib: Deno.DynamicLibrary<{
-  renameat2: { parameters: ["i32", "buffer", "i32", "buffer", "u32"]; result: "i32" };
-}> | null = null;
+let lib:
+  | Deno.DynamicLibrary<{
+    renameat2: { parameters: ["i32", "buffer", "i32", "buffer", "u32"]; result: "i32" };
+  }>
+  | null = null;
 
 /** Whether this system can exchange paths atomically. */
 export const canExchange = Deno.build.os === "linux";

@@ -2,24 +2,57 @@
  * A watch worker for tests that reports no changes at all (as on a file system that
  * gives no events), and fails in the way its URL says (`?mode=...&at=N`):
  * `fail` (the watch cannot be set up, as at the system's watch limit), `error` (the
- * watcher breaks when the N-th ping arrives), `rescan` (a queue overflow is reported when
- * the N-th ping arrives). Test-only.
+ * watcher breaks when the N-th ping arrives, or `after` ms after it is answered: in the
+ * middle of the call), `rescan` (a queue overflow is reported when
+ * the N-th ping arrives); or `hold`: a real watch whose changes are passed on only when a
+ * ping asks for them, so an answer sees a change only if it flushed the watch first.
+ * Test-only.
  *
  * @module
  */
-import type { WatchCommand, WatchReport } from "../../src/index/index_protocol.ts";
+import type { Change, WatchCommand, WatchReport } from "../../src/index/index_protocol.ts";
 
 const params = new URL(import.meta.url).searchParams;
 const mode = params.get("mode");
 const at = Number(params.get("at") ?? "1");
+/** The fault comes this long after the N-th ping is answered (default: before it is). */
+const after = params.get("after");
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<WatchCommand>) => void) | null;
   postMessage(message: WatchReport): void;
 };
 let pings = 0;
+let held: Change[] = [];
+let lastEvent = 0;
+
+async function hold(path: string): Promise<void> {
+  const watcher = Deno.watchFs(path, { recursive: true });
+  scope.postMessage({ type: "ready" });
+  for await (const event of watcher) {
+    lastEvent = performance.now();
+    held.push({ kind: event.kind, paths: event.paths });
+  }
+}
+
+/** Passes on what is held once events have been quiet for 10 ms (at most 100 ms), then answers. */
+function release(id: number, started = performance.now()): void {
+  const now = performance.now();
+  if (now - lastEvent < 10 && now - started < 100) {
+    setTimeout(() => release(id, started), 2);
+    return;
+  }
+  if (held.length > 0) scope.postMessage({ type: "changes", changes: held, rescan: false });
+  held = [];
+  scope.postMessage({ type: "pong", id });
+}
 
 scope.onmessage = (event) => {
   const command = event.data;
+  if (mode === "hold") {
+    if (command.type === "watch") void hold(command.path);
+    else setTimeout(() => release(command.id), 0);
+    return;
+  }
   if (command.type === "watch") {
     if (mode === "fail") {
       scope.postMessage({
@@ -32,9 +65,11 @@ scope.onmessage = (event) => {
     }
     return;
   }
-  if (++pings === at) {
+  const fault = () => {
     if (mode === "error") scope.postMessage({ type: "error", reason: "simulated" });
     if (mode === "rescan") scope.postMessage({ type: "changes", changes: [], rescan: true });
-  }
+  };
+  if (++pings === at && after === null) fault();
   scope.postMessage({ type: "pong", id: command.id });
+  if (pings === at && after !== null) setTimeout(fault, Number(after));
 };

@@ -29,6 +29,8 @@ export interface TestSeam {
   stallOn?: string;
   /** Only this kind of call hangs under `stallOn` (default: any). */
   stallIn?: "readDir" | "lstat" | "realPath";
+  /** How long a stall lasts (a slow disk); default: until the worker is stopped. */
+  stallMs?: number;
   /** File-system calls on these absolute paths fail. */
   faults?: Fault[];
   /** Switch off layer 1 (lexical and realpath checks) to show that layer 2 holds alone. */
@@ -74,7 +76,7 @@ export function seamTools(seam: TestSeam): ScanTools {
     const stalls = seam.stallIn === undefined || seam.stallIn === call;
     if (seam.stallOn !== undefined && stalls && under(p, seam.stallOn)) {
       // Block this worker thread (no CPU spin) until it is terminated.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600_000);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, seam.stallMs ?? 600_000);
     }
     const fault = seam.faults?.find((f) => under(p, f.path));
     if (fault) throw new Deno.errors[fault.error](`simulated ${fault.error}`);
@@ -99,8 +101,13 @@ export function seamTools(seam: TestSeam): ScanTools {
 }
 
 /** The entry module of a scan worker that reads through a seam, with the seam in its URL. */
-export function seamWorkerUrl(seam: TestSeam): URL {
-  const url = new URL("./seam_worker.ts", import.meta.url);
+export function seamWorkerUrl(seam: TestSeam, module = "./seam_worker.ts"): URL {
+  const url = new URL(module, import.meta.url);
   url.searchParams.set("seam", JSON.stringify(seam));
   return url;
+}
+
+/** The entry module of an index worker whose index reads the disk through a seam. */
+export function seamIndexWorkerUrl(seam: TestSeam): URL {
+  return seamWorkerUrl(seam, "./seam_index_worker.ts");
 }

@@ -1,0 +1,163 @@
+/**
+ * Indexed calls keep the promises a walk keeps (contract §12, §18, §19): an answer waits
+ * for the changes the watcher has read; a call queued behind a hung indexed scan answers
+ * within its own time; a cancelled call, queued or running, leaves the index as it was;
+ * a call whose root's watch breaks under it is answered by a walk.
+ */
+import assert from "node:assert/strict";
+import { LiveIndex } from "../../src/index/live_index.ts";
+import { WorkerScanner } from "../../src/search/scanner.ts";
+import { allPages, engine } from "../helpers/engine.ts";
+import { seamIndexWorkerUrl, type TestSeam } from "../helpers/seam.ts";
+import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+import { until } from "../helpers/until.ts";
+
+const sanitize = { sanitizeOps: false, sanitizeResources: false };
+
+function fakeWatch(mode: string, at = 1, after?: number): URL {
+  const url = new URL("../helpers/fake_watch_worker.ts", import.meta.url);
+  url.searchParams.set("mode", mode);
+  url.searchParams.set("at", String(at));
+  if (after !== undefined) url.searchParams.set("after", String(after));
+  return url;
+}
+
+interface Setup {
+  spec?: TreeSpec;
+  watch?: URL;
+  /** The index worker reads the disk through this seam (paths relative to the root). */
+  seam?: (abs: (rel: string) => string) => TestSeam;
+  env?: Record<string, string>;
+}
+
+async function setup(options: Setup) {
+  const spec: TreeSpec = options.spec ?? {};
+  for (let i = 0; i < 6; i++) spec[`d/f${i}.txt`] = { mtime: T0 + i * DAY };
+  const tree = await makeTree(spec);
+  const index = new LiveIndex(
+    new WorkerScanner({ readPaths: [tree.root] }),
+    [{ path: tree.root, realPath: tree.root }],
+    {
+      readPaths: [tree.root],
+      maxEntries: 1_000_000,
+      log: () => {},
+      ...(options.watch ? { watchWorkerUrl: options.watch } : {}),
+      ...(options.seam ? { indexWorkerUrl: seamIndexWorkerUrl(options.seam(tree.abs)) } : {}),
+    },
+  );
+  const env = options.env ?? {};
+  const indexed = engine(tree.root, { scanner: index, env });
+  const fresh = engine(tree.root, { env });
+  const status = () => index.status()[0]!;
+  const dispose = async () => {
+    index.close();
+    await tree.dispose();
+  };
+  return { tree, index, indexed, fresh, status, [Symbol.asyncDispose]: dispose };
+}
+
+/** Starts the watch (a walk), waits for it, then fills the index with a whole-root call. */
+async function fill(t: Awaited<ReturnType<typeof setup>>): Promise<number> {
+  await t.indexed.search({ timeField: "modified" });
+  await until(() => t.status().state === "watching", "the watch");
+  await t.indexed.search({ timeField: "modified" });
+  assert.ok(t.status().entries > 0);
+  return t.status().entries;
+}
+
+const NEWEST = { timeField: "modified", limit: 1 };
+
+Deno.test({
+  name: "live index: an answer waits for the changes the watch has read (the flush)",
+  ...sanitize,
+  async fn() {
+    // The watch passes changes on only when the server asks for them before an answer.
+    await using t = await setup({ watch: fakeWatch("hold") });
+    await fill(t);
+    // A new time on a file changes nothing in its folder: only its event says so.
+    const t10 = new Date(T0 + 10 * DAY);
+    await Deno.utime(t.tree.abs("d/f0.txt"), t10, t10);
+    const newest = await t.indexed.search(NEWEST);
+    assert.deepEqual(newest.matches.map((m) => m.path), ["d/f0.txt"]);
+    assert.deepEqual(newest.matches, (await t.fresh.search(NEWEST)).matches);
+  },
+});
+
+Deno.test({
+  name: "live index: a call queued behind a hung indexed scan answers within its own time",
+  ...sanitize,
+  async fn() {
+    const timeoutMs = 2000;
+    await using t = await setup({
+      spec: { "stuck/x.txt": { mtime: T0 } },
+      // The index's first read of this folder never returns.
+      seam: (abs) => ({ stallOn: abs("stuck"), stallIn: "readDir" }),
+      env: { SCAN_TIMEOUT_MS: String(timeoutMs) },
+    });
+    await t.indexed.search({ timeField: "modified" }); // a walk: starts the watch
+    await until(() => t.status().state === "watching", "the watch");
+    // On the index: hangs, and is answered at its own hard deadline, one way or the other.
+    const hung = t.indexed.search({ timeField: "modified" }).catch(() => null);
+    const madeAt = performance.now();
+    const queued = await t.indexed.search({ timeField: "modified" });
+    const took = performance.now() - madeAt;
+    assert.ok(took < timeoutMs + 2000, `the queued call took ${Math.round(took)} ms`);
+    assert.equal(queued.stats.truncated, false);
+    assert.deepEqual(queued.matches, (await t.fresh.search({ timeField: "modified" })).matches);
+    await hung;
+  },
+});
+
+Deno.test({
+  name: "live index: a cancelled call, queued or running, leaves the index as it was",
+  ...sanitize,
+  async fn() {
+    await using t = await setup({
+      spec: { "slow/x.txt": { mtime: T0 } },
+      // Every indexed call checks this folder on disk, which takes 700 ms: a slow disk.
+      seam: (abs) => ({ stallOn: abs("slow"), stallIn: "lstat", stallMs: 700 }),
+    });
+    const entries = await fill(t);
+    // Queued: cancelled while the call ahead of it runs.
+    const ahead = t.indexed.search({ timeField: "modified" });
+    const cancel = new AbortController();
+    const queued = t.indexed.search({ timeField: "modified" }, cancel.signal);
+    setTimeout(() => cancel.abort(new Error("cancelled by the test")), 100);
+    await assert.rejects(queued, /cancelled by the test/);
+    assert.deepEqual(t.status(), { state: "watching", entries });
+    await ahead;
+    assert.deepEqual(t.status(), { state: "watching", entries });
+    // Running: cancelled while it reads the slow folder.
+    const stop = new AbortController();
+    const running = t.indexed.search({ timeField: "modified" }, stop.signal);
+    setTimeout(() => stop.abort(new Error("cancelled by the test")), 100);
+    await assert.rejects(running, /cancelled by the test/);
+    assert.deepEqual(t.status(), { state: "watching", entries });
+    const next = await t.indexed.search({ timeField: "modified" }); // after the cancelled scan
+    assert.deepEqual(t.status(), { state: "watching", entries });
+    assert.deepEqual(next.matches, (await t.fresh.search({ timeField: "modified" })).matches);
+  },
+});
+
+Deno.test({
+  name: "live index: a call whose root's watch breaks under it is answered by a walk",
+  ...sanitize,
+  async fn() {
+    await using t = await setup({
+      spec: { "stuck/x.txt": { mtime: T0 } },
+      // The watch breaks 300 ms after the first indexed call has flushed it.
+      watch: fakeWatch("error", 1, 300),
+      seam: (abs) => ({ stallOn: abs("stuck"), stallIn: "lstat" }),
+      env: { SCAN_TIMEOUT_MS: "60000" },
+    });
+    await t.indexed.search({ timeField: "modified" }); // a walk: starts the watch
+    await until(() => t.status().state === "watching", "the watch");
+    // The index worker gets stuck in its first read of the folder, and would stay so
+    // until the call's hard deadline, a minute away.
+    const out = await allPages(t.indexed, { timeField: "modified", limit: 100 });
+    assert.equal(out.length, 1);
+    assert.equal(out[0]!.stats.truncated, false);
+    assert.deepEqual(out[0]!.matches, (await t.fresh.search({ timeField: "modified" })).matches);
+    assert.equal(t.status().state, "off");
+  },
+});
