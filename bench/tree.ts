@@ -103,7 +103,7 @@ const WORDS = ["notes", "photo", "report", "draft", "backup", "invoice", "src", 
 
 /**
  * A tree shaped like a home folder, with exactly `entries` entries: about 10% folders,
- * depth up to 8 with an uneven fan-out (0 to 23 subfolders a folder, 4.5 on average),
+ * depth up to 8 with an uneven fan-out (0 to 23 subfolders a folder, about 5 on average),
  * files spread unevenly (most folders hold a few, one in 500 holds thousands), names of
  * ordinary lengths, and a few recent files (1 in 200, within the week before
  * {@linkcode BENCH_NOW}) among many old ones (one to five years old). Folders are laid
@@ -121,7 +121,7 @@ export function generateHomeTree(
   for (let i = 0; i < folders.length && folders.length <= folderCount; i++) {
     const { path: parent, depth } = folders[i]!;
     if (depth === 8) continue;
-    const fanOut = Math.floor(random() * random() * (depth < 2 ? 24 : 18));
+    const fanOut = Math.floor(random() * random() * (depth < 2 ? 24 : 21));
     for (let k = 0; k < fanOut && folders.length <= folderCount; k++) {
       const word = WORDS[Math.floor(random() * WORDS.length)]!;
       folders.push({ path: path.join(parent, `${word}-${depth}${k}`), depth: depth + 1 });

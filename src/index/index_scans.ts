@@ -12,7 +12,7 @@ import { getHeapStatistics } from "node:v8";
 import { type Clock, systemClock } from "../ports/clock.ts";
 import type { FsPort } from "../ports/fs.ts";
 import type { ScanOutcome } from "../search/collector.ts";
-import type { SearchRequest } from "../search/request.ts";
+import { type SearchRequest, withTimeSpent } from "../search/request.ts";
 import { scan, type ScanProgress, type ScanTools } from "../search/scan.ts";
 import type { IndexReport, ScanTask, WorkerScope } from "../search/worker_protocol.ts";
 import { answerScan } from "../search/worker_protocol.ts";
@@ -112,12 +112,8 @@ async function checkedScan(
 ): Promise<ScanOutcome> {
   const started = tools.clock.now();
   for (let attempt = 1;; attempt++) {
-    const spent = tools.clock.now() - started;
-    const limits = {
-      ...request.limits,
-      scanTimeoutMs: Math.max(1, request.limits.scanTimeoutMs - spent),
-    };
-    const outcome = await scan({ ...request, limits }, tools, onProgress, cancelled);
+    const timed = withTimeSpent(request, tools.clock.now() - started);
+    const outcome = await scan(timed, tools, onProgress, cancelled);
     const changed = checkFolders(disk, index, request.root.realPath, answerFolders(outcome));
     if (changed.length === 0) return outcome;
     if (attempt === ATTEMPTS) throw new IndexUnsettled();

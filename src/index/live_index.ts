@@ -18,15 +18,16 @@ import { ToolError } from "../errors.ts";
 import { type Clock, systemClock } from "../ports/clock.ts";
 import type { ScanOutcome } from "../search/collector.ts";
 import { HungRoots } from "../search/hung_roots.ts";
-import { type SearchRequest, WHOLE } from "../search/request.ts";
+import { type SearchRequest, WHOLE, withTimeSpent } from "../search/request.ts";
 import type { ScanProgress } from "../search/scan.ts";
 import type { Scanner } from "../search/scanner.ts";
 import { spawnSandboxed } from "../search/worker_pool.ts";
 import type { IndexReport } from "../search/worker_protocol.ts";
 import { runTask, type Task } from "../search/worker_task.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
-import type { IndexControl, WatchCommand, WatchReport } from "./index_protocol.ts";
-import { settledWithin } from "./settled_within.ts";
+import type { IndexControl } from "./index_protocol.ts";
+import { RootWatch } from "./root_watch.ts";
+import { Turns } from "./turns.ts";
 
 /** Where a root's index stands, for `fs.list_roots` and the logs. */
 export interface IndexStatus {
@@ -74,13 +75,12 @@ interface RootIndex {
   number: number;
   where: Root;
   status: IndexStatus;
-  watch: Worker | null;
+  watch: RootWatch | null;
   index: Worker | null;
-  /** Scans run one at a time on the index worker: each waits for the one before. */
-  queue: Promise<void>;
+  /** Scans run one at a time on the index worker. */
+  turns: Turns;
   /** The scan on the index worker now. */
   inflight: Task | null;
-  pings: Map<number, () => void>;
   retry: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -92,7 +92,6 @@ export class LiveIndex implements Scanner {
   readonly #clock: Clock;
   readonly #roots = new Map<string, RootIndex>();
   readonly #order: string[];
-  #nextPing = 1;
   #closed = false;
 
   /** `walk` answers whatever the index cannot; `roots` are numbered for the logs. */
@@ -115,7 +114,7 @@ export class LiveIndex implements Scanner {
       const answer = await this.#fromIndex(root, request, madeAt, signal, onProgress);
       if (answer) return answer;
     }
-    return this.#walk.run(this.#timeLeft(request, madeAt), signal, onProgress);
+    return this.#walk.run(withTimeSpent(request, this.#clock.now() - madeAt), signal, onProgress);
   }
 
   /** Each root's index, in the order of the roots. */
@@ -130,9 +129,8 @@ export class LiveIndex implements Scanner {
     for (const root of this.#roots.values()) {
       clearTimeout(root.retry);
       root.inflight?.abandon();
-      root.watch?.terminate();
+      root.watch?.close();
       root.index?.terminate();
-      for (const resolve of root.pings.values()) resolve();
     }
     this.#walk.close();
   }
@@ -145,13 +143,17 @@ export class LiveIndex implements Scanner {
     signal: AbortSignal | undefined,
     onProgress: ((progress: ScanProgress) => void) | undefined,
   ): Promise<ScanOutcome | null> {
-    const leave = await this.#turn(root, signal);
+    const leave = await root.turns.take(this.#options.waitMs ?? 1000, signal);
     if (!leave) return null;
     let handedOver = false; // to the task, which leaves when its worker is done
     try {
-      if (!(await this.#flush(root, signal)) || root.status.state !== "watching") return null;
+      const flushed = await root.watch?.flush(this.#options.flushMs ?? 2000, signal);
+      if (!flushed || root.status.state !== "watching") return null;
       const worker = root.index ??= this.#startIndex();
-      const task = runTask(worker, { ...this.#timeLeft(request, madeAt), share: WHOLE }, {
+      const task = runTask(worker, {
+        ...withTimeSpent(request, this.#clock.now() - madeAt),
+        share: WHOLE,
+      }, {
         signal: signal ?? new AbortController().signal,
         onProgress,
         graceMs: this.#options.graceMs ?? 1000,
@@ -177,33 +179,6 @@ export class LiveIndex implements Scanner {
     }
   }
 
-  /**
-   * Waits for the root's index to be free, at most `waitMs`: a function to free it again,
-   * or `null` if it stayed busy. Rejects with the signal's reason if the call is cancelled.
-   */
-  async #turn(root: RootIndex, signal: AbortSignal | undefined): Promise<(() => void) | null> {
-    const before = root.queue;
-    let leave!: () => void;
-    const mine = new Promise<void>((resolve) => (leave = resolve));
-    root.queue = before.then(() => mine);
-    try {
-      if (await settledWithin(before, this.#options.waitMs ?? 1000, signal)) return leave;
-    } catch (err) {
-      leave();
-      throw err;
-    }
-    leave();
-    return null;
-  }
-
-  /** The request with what is left of its time since the call was made (contract §19). */
-  #timeLeft(request: SearchRequest, madeAt: number): SearchRequest {
-    const spent = this.#clock.now() - madeAt;
-    if (spent <= 0) return request;
-    const scanTimeoutMs = Math.max(1, request.limits.scanTimeoutMs - spent);
-    return { ...request, limits: { ...request.limits, scanTimeoutMs } };
-  }
-
   #indexReport(root: RootIndex, report: IndexReport): void {
     root.status.entries = report.entries;
     if (report.overflowed === null) return;
@@ -226,9 +201,8 @@ export class LiveIndex implements Scanner {
         status: { state: "off", entries: 0 },
         watch: null,
         index: null,
-        queue: Promise.resolve(),
+        turns: new Turns(),
         inflight: null,
-        pings: new Map(),
         retry: undefined,
       };
       this.#roots.set(root.path, found);
@@ -241,56 +215,32 @@ export class LiveIndex implements Scanner {
     if (this.#closed) return;
     root.status = { state: "starting", entries: 0 };
     const url = this.#options.watchWorkerUrl ?? WORKER_MODULES.watch;
-    const watch = spawnSandboxed(url, this.#options.readPaths);
-    root.watch = watch;
-    watch.onmessage = (event: MessageEvent<WatchReport>) => {
-      const report = event.data;
-      if (report.type === "ready") {
+    root.watch = new RootWatch(url, this.#options.readPaths, root.where.realPath, {
+      ready: () => {
         root.status = { state: "watching", entries: 0 };
         this.#options.log(
           "info",
           `index: root #${root.number} is watched; answers come from memory.`,
         );
-      } else if (report.type === "changes") {
-        this.#post(root, { type: "changes", changes: report.changes, rescan: report.rescan });
-        this.#options.onChanges?.(report.changes.flatMap((c) => c.paths), report.rescan);
-        if (report.rescan) {
+      },
+      changes: (changes, rescan) => {
+        this.#post(root, { type: "changes", changes, rescan });
+        this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
+        if (rescan) {
           this.#options.log(
             "warning",
             `index: root #${root.number} changed faster than its events could be read; its index starts over.`,
           );
         }
-      } else if (report.type === "pong") {
-        root.pings.get(report.id)?.();
-        root.pings.delete(report.id);
-      } else {
-        const why = report.type === "failed" ? "the watch failed" : "the watch broke";
-        this.#stopAndRetry(root, `${why}: ${report.reason}`);
-      }
-    };
-    watch.onerror = (event) => {
-      event.preventDefault();
-      this.#stop(root, "the watch worker failed");
-    };
-    const command: WatchCommand = { type: "watch", path: root.where.realPath };
-    watch.postMessage(command);
-  }
-
-  /**
-   * Waits until the watch worker has passed on every change it has read (true), at most
-   * `flushMs`: a watch that does not answer by then is taken for broken (false).
-   */
-  async #flush(root: RootIndex, signal: AbortSignal | undefined): Promise<boolean> {
-    const watch = root.watch;
-    if (!watch) return false;
-    const id = this.#nextPing++;
-    const pong = new Promise<void>((resolve) => root.pings.set(id, resolve));
-    const command: WatchCommand = { type: "ping", id };
-    watch.postMessage(command);
-    if (await settledWithin(pong, this.#options.flushMs ?? 2000, signal)) return true;
-    root.pings.delete(id);
-    if (root.watch === watch) this.#stopAndRetry(root, "the watch stopped answering");
-    return false;
+      },
+      lost: (reason, retry) => {
+        this.#stop(root, reason);
+        if (retry) {
+          clearTimeout(root.retry);
+          root.retry = setTimeout(() => this.#watch(root), this.#options.retryMs ?? 60_000);
+        }
+      },
+    });
   }
 
   #startIndex(): Worker {
@@ -318,23 +268,14 @@ export class LiveIndex implements Scanner {
   #stop(root: RootIndex, reason: string): void {
     root.inflight?.abandon(new IndexStopped());
     root.inflight = null;
-    root.watch?.terminate();
+    root.watch?.close();
     root.watch = null;
     this.#dropIndex(root);
-    for (const resolve of root.pings.values()) resolve();
-    root.pings.clear();
     if (root.status.state === "off" && root.status.reason === reason) return;
     root.status = { state: "off", entries: 0, reason };
     this.#options.log(
       "warning",
       `index: root #${root.number} is scanned without an index: ${reason}.`,
     );
-  }
-
-  /** {@linkcode #stop}, and the watch is tried again after `retryMs`. */
-  #stopAndRetry(root: RootIndex, reason: string): void {
-    this.#stop(root, reason);
-    clearTimeout(root.retry);
-    root.retry = setTimeout(() => this.#watch(root), this.#options.retryMs ?? 60_000);
   }
 }

@@ -1,42 +1,26 @@
 /**
  * The live index of one root (contract §18): what the walk learned of the tree (each
  * folder's listing and every entry's lstat), kept compact (names once, times and sizes in
- * typed arrays, one node per folder) and served back through the same
+ * typed arrays, one node per folder: folder_tree.ts) and served back through the same
  * {@linkcode FsPort} a scan reads with, so that an indexed answer is a walk like any
  * other: the same filters, collector and paging, the same result.
  *
- * It records only while it is trusted (the watcher runs), and forgets what a change
- * event names: a changed entry's lstat, a folder's listing when an entry was added,
- * removed or renamed in it, a removed folder with everything below it. It never answers
- * a containment question from memory: `realPath` and every folder's own stat go to the
- * disk, so the walk's realpath checks (contract §6, §8) hold as they do without it.
+ * It records only while it is trusted (the watcher runs), and forgets what a change event
+ * names: a changed entry's lstat, a folder's listing when an entry was added, removed or
+ * renamed in it, a removed folder with everything below it. It never answers a
+ * containment question from memory: `realPath` and every folder's own stat go to the disk,
+ * so the walk's realpath checks (contract §6, §8) hold as they do without it.
  *
- * It lives within a memory budget (contract §18): past `maxEntries` entries or `maxBytes`
- * of estimated memory, or when the heap is nearly full, it drops everything, stops
- * recording and says why ({@linkcode TreeCache.overflowed}).
+ * It lives within a memory budget: past `maxEntries` entries or `maxBytes` of estimated
+ * memory, or when the heap is nearly full, it drops everything, stops recording and says
+ * why ({@linkcode TreeCache.overflowed}).
  *
  * @module
  */
 import type { FsPort } from "../ports/fs.ts";
 import { hostRules } from "../security/path_guard.ts";
-import {
-  DIR,
-  entriesOf,
-  find,
-  infoOf,
-  kindOf,
-  type Listing,
-  listingBytes,
-  makeListing,
-} from "./listing.ts";
-
-/** A folder: its listing (once read) and the folders below it that were read. */
-interface Node {
-  listing: Listing | null;
-  /** The folder's modification time just before its listing was read. */
-  time: number;
-  children: Map<string, Node>;
-}
+import { type FolderNode, FolderTree } from "./folder_tree.ts";
+import { DIR, entriesOf, find, infoOf, kindOf, listingBytes, makeListing } from "./listing.ts";
 
 /** What a change event says (a subset of `Deno.FsEvent`). */
 export interface Change {
@@ -55,7 +39,7 @@ export interface TreeCacheOptions {
   rootReal: string;
   /** The most entries kept (`INDEX_MAX_ENTRIES`). */
   maxEntries: number;
-  /** The most memory kept, as estimated by `listingBytes`. Default: no bound. */
+  /** The most memory kept, as `listingBytes` estimates it. Default: no bound. */
   maxBytes?: number;
   /** Whether the heap is nearly full (asked once per 4 MB kept). Default: never. */
   heapNearlyFull?: () => boolean;
@@ -71,17 +55,12 @@ export class TreeCache implements FsPort {
   readonly #maxEntries: number;
   readonly #maxBytes: number;
   readonly #heapNearlyFull: () => boolean;
-  readonly #sep = hostRules.sep;
-  #top: Node = newNode();
-  #entries = 0;
-  #bytes = 0;
+  readonly #tree: FolderTree;
   #nextHeapLook = HEAP_LOOK_BYTES;
   #recording = false;
   #overflowed: Overflow | null = null;
   /** Bumped by every change, so a listing read across an await is not kept stale. */
   #generation = 0;
-  /** The last folder looked up, for the run of lstat calls on its entries. */
-  #last: { abs: string; node: Node } | null = null;
 
   constructor(options: TreeCacheOptions) {
     this.#base = options.base;
@@ -89,16 +68,17 @@ export class TreeCache implements FsPort {
     this.#maxEntries = options.maxEntries;
     this.#maxBytes = options.maxBytes ?? Infinity;
     this.#heapNearlyFull = options.heapNearlyFull ?? (() => false);
+    this.#tree = new FolderTree(options.rootReal);
   }
 
   /** Entries held. */
   get entries(): number {
-    return this.#entries;
+    return this.#tree.entries;
   }
 
   /** Estimated bytes held. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#tree.bytes;
   }
 
   /** Why the cache stopped recording for good (it then holds nothing); `null` while it may. */
@@ -114,25 +94,21 @@ export class TreeCache implements FsPort {
 
   /** Forgets everything. */
   clear(): void {
-    this.#top = newNode();
-    this.#entries = 0;
-    this.#bytes = 0;
+    this.#tree.clear();
     this.#nextHeapLook = HEAP_LOOK_BYTES;
-    this.#last = null;
     this.#generation++;
   }
 
   /** Forgets what the change events name (contract §18). */
   apply(changes: readonly Change[]): void {
     this.#generation++;
-    this.#last = null;
     for (const change of changes) {
       for (const abs of change.paths) this.#forget(abs, change.kind);
     }
   }
 
   readDir(path: string): Iterable<Deno.DirEntry> {
-    const node = this.#node(path, this.#recording);
+    const node = this.#tree.node(path, this.#recording);
     if (node?.listing && this.#stillTrue(path, node)) return entriesOf(node.listing);
     const time = node ? this.#timeOf(path) : NaN; // before the listing: a later change shows
     const entries = [...this.#base.readDir(path)];
@@ -141,7 +117,7 @@ export class TreeCache implements FsPort {
   }
 
   async *readDirStream(path: string): AsyncIterable<Deno.DirEntry> {
-    const node = this.#node(path, this.#recording);
+    const node = this.#tree.node(path, this.#recording);
     if (node?.listing && this.#stillTrue(path, node)) {
       yield* entriesOf(node.listing);
       return;
@@ -156,7 +132,7 @@ export class TreeCache implements FsPort {
       if (names !== null) {
         names.push(entry.name);
         kinds.push(kindOf(entry));
-        if (this.#entries + names.length > this.#maxEntries) names = null;
+        if (this.entries + names.length > this.#maxEntries) names = null;
       }
       yield entry;
     }
@@ -168,9 +144,8 @@ export class TreeCache implements FsPort {
   }
 
   lstat(path: string): Deno.FileInfo {
-    const slash = path.lastIndexOf(this.#sep);
-    const name = path.slice(slash + 1);
-    const listing = this.#node(path.slice(0, slash), false)?.listing;
+    const { parent, name } = this.#tree.parentOf(path);
+    const listing = parent?.listing;
     const i = listing ? find(listing.names, name) : -1;
     // A folder's own stat (the root's too) is always read from disk, one call per folder:
     // its times are what show a change inside it that raised no event.
@@ -188,7 +163,7 @@ export class TreeCache implements FsPort {
   }
 
   holdsListing(path: string): boolean {
-    return !!this.#node(path, false)?.listing;
+    return !!this.#tree.node(path, false)?.listing;
   }
 
   realPath(path: string): string {
@@ -203,7 +178,7 @@ export class TreeCache implements FsPort {
 
   /** The time a held folder listing was read at, or `undefined` when none is held. */
   folderTime(path: string): number | undefined {
-    const node = this.#node(path, false);
+    const node = this.#tree.node(path, false);
     return node?.listing ? node.time : undefined;
   }
 
@@ -211,9 +186,8 @@ export class TreeCache implements FsPort {
   forgetFolder(path: string): void {
     this.#generation++;
     if (path === this.#root) return this.clear();
-    const slash = path.lastIndexOf(this.#sep);
-    const parent = this.#node(path.slice(0, slash), false);
-    if (parent) this.#drop(parent, path.slice(slash + 1));
+    const { parent, name } = this.#tree.parentOf(path);
+    if (parent) this.#tree.drop(parent, name);
   }
 
   /**
@@ -222,9 +196,9 @@ export class TreeCache implements FsPort {
    * one): the folder must still be a real folder with the modification time it had when
    * the listing was read (one lstat, not following links); else the listing is read again.
    */
-  #stillTrue(path: string, node: Node): boolean {
+  #stillTrue(path: string, node: FolderNode): boolean {
     if (this.#timeOf(path) === node.time) return true;
-    this.#unlist(node);
+    this.#tree.unlist(node);
     return false;
   }
 
@@ -238,25 +212,16 @@ export class TreeCache implements FsPort {
     }
   }
 
-  #keep(node: Node, names: string[], kinds: number[], time: number): void {
-    const bytes = listingBytes(names);
-    if (this.#entries + names.length > this.#maxEntries) return this.#overflow("entries");
-    if (this.#bytes + bytes > this.#maxBytes) return this.#overflow("memory");
-    if (this.#bytes + bytes >= this.#nextHeapLook) {
-      this.#nextHeapLook = this.#bytes + bytes + HEAP_LOOK_BYTES;
+  #keep(node: FolderNode, names: string[], kinds: number[], time: number): void {
+    const bytes = this.bytes + listingBytes(names) -
+      (node.listing ? listingBytes(node.listing.names) : 0);
+    if (this.entries + names.length > this.#maxEntries) return this.#overflow("entries");
+    if (bytes > this.#maxBytes) return this.#overflow("memory");
+    if (bytes >= this.#nextHeapLook) {
+      this.#nextHeapLook = bytes + HEAP_LOOK_BYTES;
       if (this.#heapNearlyFull()) return this.#overflow("memory");
     }
-    const listing = makeListing(names, kinds);
-    // Folders that are gone, or are no longer folders, go with everything below them.
-    for (const name of [...node.children.keys()]) {
-      const i = find(listing.names, name);
-      if (i < 0 || !(listing.kinds[i]! & DIR)) this.#drop(node, name);
-    }
-    this.#unlist(node);
-    this.#entries += names.length;
-    this.#bytes += bytes;
-    node.listing = listing;
-    node.time = time;
+    this.#tree.keep(node, makeListing(names, kinds), time);
   }
 
   #overflow(why: Overflow): void {
@@ -264,43 +229,10 @@ export class TreeCache implements FsPort {
     this.record(false);
   }
 
-  #unlist(node: Node): void {
-    if (!node.listing) return;
-    this.#entries -= node.listing.names.length;
-    this.#bytes -= listingBytes(node.listing.names);
-    node.listing = null;
-    this.#last = null;
-  }
-
-  /** The node of a folder path below the root (made on the way if `make`). */
-  #node(abs: string, make: boolean): Node | null {
-    if (this.#last?.abs === abs) return this.#last.node;
-    if (abs !== this.#root && !abs.startsWith(this.#root + this.#sep)) return null;
-    let node = this.#top;
-    const rel = abs.slice(this.#root.length + 1);
-    for (const part of rel === "" ? [] : rel.split(this.#sep)) {
-      let child = node.children.get(part);
-      if (!child) {
-        if (!make) return null;
-        child = newNode();
-        node.children.set(part, child);
-      }
-      node = child;
-    }
-    this.#last = { abs, node };
-    return node;
-  }
-
   #forget(abs: string, kind: string): void {
-    if (abs === this.#root) {
-      this.clear(); // the root itself changed: start over
-      return;
-    }
-    if (!abs.startsWith(this.#root + this.#sep)) return;
-    const slash = abs.lastIndexOf(this.#sep);
-    const parent = this.#node(abs.slice(0, slash), false);
-    const name = abs.slice(slash + 1);
-    this.#last = null;
+    if (abs === this.#root) return this.clear(); // the root itself changed: start over
+    if (!abs.startsWith(this.#root + hostRules.sep)) return;
+    const { parent, name } = this.#tree.parentOf(abs);
     if (!parent) return;
     if (kind === "modify" || kind === "access") {
       const i = parent.listing ? find(parent.listing.names, name) : -1;
@@ -308,24 +240,7 @@ export class TreeCache implements FsPort {
       return;
     }
     // Added, removed, renamed or unknown: read the folder again, and forget what was below.
-    this.#unlist(parent);
-    this.#drop(parent, name);
+    this.#tree.unlist(parent);
+    this.#tree.drop(parent, name);
   }
-
-  #drop(parent: Node, name: string): void {
-    const child = parent.children.get(name);
-    if (!child) return;
-    parent.children.delete(name);
-    this.#forgetBelow(child);
-    this.#last = null;
-  }
-
-  #forgetBelow(node: Node): void {
-    this.#unlist(node);
-    for (const child of node.children.values()) this.#forgetBelow(child);
-  }
-}
-
-function newNode(): Node {
-  return { listing: null, time: NaN, children: new Map() };
 }

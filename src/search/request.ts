@@ -96,3 +96,13 @@ export interface SearchRequest {
 export function depthLimit(request: SearchRequest): number {
   return request.start.maxDepth ?? request.limits.maxDepth;
 }
+
+/**
+ * The request with `spentMs` less of its scan time, at least 1 ms: a call's time counts
+ * from when it was made, whatever it waited for (contract §19).
+ */
+export function withTimeSpent(request: SearchRequest, spentMs: number): SearchRequest {
+  if (spentMs <= 0) return request;
+  const scanTimeoutMs = Math.max(1, request.limits.scanTimeoutMs - spentMs);
+  return { ...request, limits: { ...request.limits, scanTimeoutMs } };
+}

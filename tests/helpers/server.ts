@@ -50,10 +50,15 @@ export async function connect(
   env: Record<string, string>,
   seam?: TestSeam,
   args: string[] = [],
+  /** Other V8 flags than the start task's (a smaller heap, say). */
+  v8Flags: string = V8_FLAGS,
 ): Promise<Connection> {
+  const serverArgs = (seam ? SEAM_SERVER_ARGS : SERVER_ARGS).map((a) =>
+    a === V8_FLAGS ? v8Flags : a
+  );
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: [...(seam ? SEAM_SERVER_ARGS : SERVER_ARGS), ...args],
+    args: [...serverArgs, ...args],
     env: { ...env, ...(seam ? { FILE_TIME_SEARCH_TEST_SEAM: JSON.stringify(seam) } : {}) },
     stderr: "ignore",
   });

@@ -1,17 +1,23 @@
 /**
  * The live index against a fresh walk (contract §18), on random trees and random batches
  * of changes: files and folders made, removed, renamed and moved, times changed, a folder
- * swapped for a link out of the root, new links out of the root, and bursts large enough to
- * overflow the watcher's queue. After each batch, every query, paged to the end in every sort, gives the same
- * pages from the index as from a fresh walk with the index off.
+ * swapped for a link out of the root, a folder exchanged in one step for a link out (no
+ * event at all), new links out of the root, ignore files written, and bursts large enough
+ * to overflow the watcher's queue. After each batch, every query (start paths, also below
+ * folders that changed; globs, excludes, ignore files, either time, small scan limits so
+ * that pages are cut) paged to the end gives the same pages, or the same error, from the
+ * index as from a fresh walk with the index off. The clock moves between batches, so
+ * snapshots expire as in real use.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
 import fc from "npm:fast-check@4.10.2";
 import { LiveIndex } from "../../src/index/live_index.ts";
 import { WorkerScanner } from "../../src/search/scanner.ts";
+import { ToolError } from "../../src/errors.ts";
 import { NAME, QUERY, TREE } from "../helpers/arbitraries.ts";
 import { allPages, type Engine, engine } from "../helpers/engine.ts";
+import { canExchange, exchange } from "../helpers/exchange.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 
@@ -24,7 +30,31 @@ const MUTATION = fc.oneof(
   fc.record({ op: fc.constantFrom("delete", "utime", "rename", "swapForLink"), pick: fc.nat() }),
   fc.record({ op: fc.constant("move"), pick: fc.nat(), to: fc.nat() }),
   fc.record({ op: fc.constant("burst"), pick: fc.nat() }),
+  fc.record({ op: fc.constant("exchangeOut"), pick: fc.nat() }),
+  fc.record({
+    op: fc.constant("ignore"),
+    pick: fc.nat(),
+    rules: fc.constantFrom("a", "b/", "*.b", "a*\n!a-b", "/B"),
+  }),
 );
+
+/** A query of the widened kind that adds nothing (for the counterexamples kept from before). */
+const PLAIN = {
+  start: undefined,
+  glob: undefined,
+  exclude: undefined,
+  respectIgnoreFiles: false,
+  created: false,
+};
+
+/** What a query adds to the shared ones: where it starts and what it filters. */
+const INDEX_QUERY = fc.record({
+  start: fc.option(fc.nat(), { nil: undefined }),
+  glob: fc.option(fc.constantFrom("**/a*", "*", "a/**", "**/*.b", "**/é/**"), { nil: undefined }),
+  exclude: fc.option(fc.constantFrom(["**/b"], ["a/**"], ["**/a b", "**/_"]), { nil: undefined }),
+  respectIgnoreFiles: fc.boolean(),
+  created: fc.boolean(),
+});
 type Mutation = typeof MUTATION extends fc.Arbitrary<infer T> ? T : never;
 
 /** Every entry below `root` (links not followed), root-relative, and which are folders. */
@@ -40,6 +70,7 @@ function listAll(root: string, rel = ""): { path: string; dir: boolean }[] {
 }
 
 function apply(root: string, outside: string, m: Mutation, step: number): void {
+  if (m.op === "exchangeOut" && !canExchange) return;
   const all = listAll(root);
   const dirs = ["", ...all.filter((e) => e.dir).map((e) => e.path)];
   const abs = (p: string) => path.join(root, p);
@@ -108,12 +139,34 @@ function apply(root: string, outside: string, m: Mutation, step: number): void {
       Deno.removeSync(abs(target.path), { recursive: true });
       Deno.symlinkSync(outside, abs(target.path));
       return;
+    case "exchangeOut": { // in one step: the folder leaves, a link out takes its place
+      if (!target.dir) return;
+      const link = path.join(
+        outside,
+        `..`,
+        `${path.basename(outside)}-link-${crypto.randomUUID()}`,
+      );
+      Deno.symlinkSync(outside, link);
+      exchange(abs(target.path), link);
+      Deno.removeSync(link, { recursive: true }); // the folder, now outside
+      return;
+    }
+    case "ignore": {
+      const dir = target.dir ? target.path : path.dirname(target.path);
+      Deno.writeTextFileSync(abs(dir === "." ? ".gitignore" : `${dir}/.gitignore`), m.rules);
+      return;
+    }
   }
 }
 
-/** Pages of a query, without what differs by nature (the time the call took). */
+/** Pages of a query (or its error), without what differs by nature (the time the call took). */
 async function pages(e: Engine, args: Record<string, unknown>) {
-  return (await allPages(e, args)).map((p) => ({ ...p, stats: { ...p.stats, elapsedMs: 0 } }));
+  try {
+    return (await allPages(e, args)).map((p) => ({ ...p, stats: { ...p.stats, elapsedMs: 0 } }));
+  } catch (err) {
+    if (err instanceof ToolError) return err.code;
+    throw err;
+  }
 }
 
 Deno.test({
@@ -129,7 +182,7 @@ Deno.test({
           minLength: 1,
           maxLength: 3,
         }),
-        fc.array(QUERY, { minLength: 1, maxLength: 2 }),
+        fc.array(fc.tuple(QUERY, INDEX_QUERY), { minLength: 1, maxLength: 2 }),
         async (spec, batches, queries) => {
           await using tree = await makeTree(spec);
           const root = { path: tree.root, realPath: tree.root };
@@ -144,13 +197,25 @@ Deno.test({
               if (rescan) rescans++;
             },
           });
-          const clock = { now: () => T0 + 100 * DAY };
-          const indexed = engine(tree.root, { scanner: index, clock });
-          const fresh = engine(tree.root, { clock });
+          // The clock moves between batches: snapshots of an earlier batch expire.
+          let now = T0 + 100 * DAY;
+          const clock = { now: () => now };
+          const engines = (q: typeof queries[number][0]) => {
+            const env: Record<string, string> = {};
+            if (q.maxFiles !== undefined) env.MAX_FILES_SCANNED = String(q.maxFiles);
+            if (q.maxDirectories !== undefined) {
+              env.MAX_DIRECTORIES_SCANNED = String(q.maxDirectories);
+            }
+            return {
+              indexed: engine(tree.root, { scanner: index, clock, env }),
+              fresh: engine(tree.root, { clock, env }),
+            };
+          };
           try {
-            await indexed.search({ timeField: "modified" }); // starts the watch
+            await engines(queries[0]![0]).indexed.search({ timeField: "modified" }); // the watch
             await until(() => index.status()[0]!.state === "watching", "the watch");
             for (const [step, batch] of batches.entries()) {
+              now += 10 * 60_000;
               for (const m of batch) apply(tree.root, outside.root, m, step);
               // Every change above was made before this one: once its event is on its way
               // to the index, so are theirs (events come in order).
@@ -162,17 +227,30 @@ Deno.test({
                 await until(() => seen.has(marker) || rescans > before, "the marker");
                 if (seen.has(marker)) break;
               }
-              for (const q of queries) {
+              const entries = listAll(tree.root);
+              for (const [q, w] of queries) {
+                const start = w.start === undefined || entries.length === 0
+                  ? undefined
+                  : entries[w.start % entries.length]!.path;
                 const args = {
-                  timeField: "modified",
+                  timeField: w.created ? "created" : "modified",
                   sort: q.sort,
                   limit: q.limit,
                   includeDirectories: q.includeDirectories,
-                  ...(q.from === undefined
+                  respectIgnoreFiles: w.respectIgnoreFiles,
+                  ...(start === undefined ? {} : { path: start }),
+                  ...(w.glob === undefined ? {} : { glob: w.glob }),
+                  ...(w.exclude === undefined ? {} : { exclude: w.exclude }),
+                  ...(q.from === undefined || w.created
                     ? {}
                     : { from: new Date(T0 + q.from * DAY).toISOString() }),
                 };
-                assert.deepEqual(await pages(indexed, args), await pages(fresh, args));
+                const { indexed, fresh } = engines(q);
+                assert.deepEqual(
+                  await pages(indexed, args),
+                  await pages(fresh, args),
+                  JSON.stringify(args),
+                );
               }
             }
           } finally {
@@ -194,14 +272,14 @@ Deno.test({
             "a/a": { kind: "dir", mtime: T0 + DAY },
           },
           [[{ op: "linkOut", name: "a" }], [{ op: "linkOut", name: "a" }]],
-          [{
+          [[{
             sort: "time_desc",
             limit: 1,
             includeDirectories: true,
             maxFiles: undefined,
             maxDirectories: undefined,
             from: undefined,
-          }],
+          }, PLAIN]],
         ], [
           {
             "a/a/a": { mtime: T0 },
@@ -212,14 +290,14 @@ Deno.test({
             op: "swapForLink",
             pick: 1291770626,
           }], [{ op: "mkdir", name: "a" }]],
-          [{
+          [[{
             sort: "time_desc",
             limit: 2,
             includeDirectories: false,
             maxFiles: 1,
             maxDirectories: undefined,
             from: undefined,
-          }],
+          }, PLAIN]],
         ], [
           {
             "a": { mtime: T0 },
@@ -233,14 +311,14 @@ Deno.test({
             { op: "mkdir", name: "a" },
             { op: "burst", pick: 0 },
           ]],
-          [{
+          [[{
             sort: "time_desc",
             limit: 1,
             includeDirectories: false,
             maxFiles: 1,
             maxDirectories: undefined,
             from: undefined,
-          }],
+          }, PLAIN]],
         ]],
       },
     );

@@ -1,0 +1,61 @@
+/**
+ * The live index within its memory budget (contract §18), end to end: the server runs
+ * with a small heap (V8's heap flags hold for every isolate, the index worker's too: its
+ * budget is half its heap), on a tree whose index passes that budget. A worker that runs
+ * out of heap takes the whole process down; instead, the index stops at its budget, the
+ * root goes back to plain walks (said in `fs.list_roots`), and the server goes on
+ * answering, exactly. (bench/index_soak.ts shows the same at full scale: 2,000,000
+ * entries with default settings.)
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { connect, type Connection, textOf } from "../helpers/server.ts";
+import { makeTree } from "../helpers/tree.ts";
+import { until } from "../helpers/until.ts";
+
+const sanitize = { sanitizeOps: false, sanitizeResources: false };
+
+/**
+ * Folders and files: long names make each entry costly, so a small tree fills the heap.
+ * The files are hard links to one empty file per folder: thirty times faster to make.
+ */
+const FOLDERS = 20;
+const FILES = 2000;
+const HEAP = "--v8-flags=--max-old-space-size=16,--max-semi-space-size=1";
+
+async function rootIndex(conn: Connection) {
+  const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
+  return (result.structuredContent as {
+    roots: { index: { state: string; entries: number; reason?: string } }[];
+  }).roots[0]!.index;
+}
+
+Deno.test({
+  name: "live index: past its memory budget a root goes back to walks, and the server stays up",
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree({});
+    for (let d = 0; d < FOLDERS; d++) {
+      const dir = path.join(tree.root, `folder-${d}`);
+      Deno.mkdirSync(dir);
+      const first = path.join(dir, `${"x".repeat(200)}-0.txt`);
+      Deno.writeFileSync(first, new Uint8Array());
+      for (let f = 1; f < FILES; f++) {
+        Deno.linkSync(first, path.join(dir, `${"x".repeat(200)}-${f}.txt`));
+      }
+    }
+    const total = FOLDERS * FILES;
+    await using conn = await connect({ ALLOW_ROOTS: tree.root }, undefined, [], HEAP);
+    const count = async () => {
+      const result = await conn.search({ timeField: "modified", limit: 5 });
+      assert.ok(!result.isError, textOf(result));
+      return (result.structuredContent as { stats: { totalMatches?: number } }).stats.totalMatches;
+    };
+    assert.equal(await count(), total); // a walk: starts the watch
+    await until(async () => (await rootIndex(conn)).state !== "starting", "the watch");
+    for (let call = 0; call < 4; call++) assert.equal(await count(), total);
+    const index = await rootIndex(conn);
+    assert.equal(index.state, "off", JSON.stringify(index));
+    assert.match(index.reason!, /memory budget \(\d+ MB\)/);
+  },
+});
