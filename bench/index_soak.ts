@@ -56,8 +56,8 @@ async function memoryMb(): Promise<{ rss: number; peak: number }> {
 console.log(
   `# ${values.size}: ${entries} entries, ${Number(values.calls)} calls, default settings`,
 );
-console.log("| call | ms | truncated | index | entries | RSS MB | peak RSS MB |");
-console.log("| --- | --- | --- | --- | --- | --- | --- |");
+console.log("| call | ms | page | files scanned | index | entries | RSS MB | peak RSS MB |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
 for (let k = 0; k < Number(values.calls); k++) {
   const to = BENCH_NOW - k * DAY;
   const t0 = performance.now();
@@ -73,19 +73,28 @@ for (let k = 0; k < Number(values.calls); k++) {
       },
     });
     const ms = Math.round(performance.now() - t0);
-    const truncated = (r.structuredContent as { stats?: { truncated?: boolean } })?.stats
-      ?.truncated;
+    const { stats } = r.structuredContent as {
+      stats: { truncated?: boolean; scannedFiles: number };
+    };
+    const text = (r.content as { text: string }[])[0]!.text;
+    const page = r.isError
+      ? "error"
+      : /hung/.test(text)
+      ? "hung"
+      : stats.truncated
+      ? "cut at the time limit"
+      : "complete";
     const roots = await client.callTool({ name: "fs.list_roots", arguments: {} });
     const index = (roots.structuredContent as {
       roots: { index?: { state: string; entries: number; reason?: string } }[];
     }).roots[0]!.index;
     const { rss, peak } = await memoryMb();
-    line = `| ${k + 1} | ${ms} | ${r.isError ? "error" : truncated} | ${index?.state}${
+    line = `| ${k + 1} | ${ms} | ${page} | ${stats?.scannedFiles} | ${index?.state}${
       index?.reason ? ` (${index.reason})` : ""
     } | ${index?.entries} | ${rss} | ${peak} |`;
   } catch (err) {
     console.log(
-      `| ${k + 1} | ${Math.round(performance.now() - t0)} | the server died: ${err} | | | | |`,
+      `| ${k + 1} | ${Math.round(performance.now() - t0)} | the server died: ${err} | | | | | |`,
     );
     Deno.exit(1);
   }

@@ -75,7 +75,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       const index = cache;
       const tools: ScanTools = { fs: index, clock, guard: strictGuard };
       const report = (): IndexReport => ({
-        entries: index.entries,
+        entries: index.overflowed ? index.overflowedAt : index.entries,
         bytes: index.bytes,
         budgetBytes,
         overflowed: index.overflowed,

@@ -180,8 +180,10 @@ export class LiveIndex implements Scanner {
   }
 
   #indexReport(root: RootIndex, report: IndexReport): void {
-    root.status.entries = report.entries;
-    if (report.overflowed === null) return;
+    if (report.overflowed === null) {
+      root.status.entries = report.entries;
+      return;
+    }
     root.inflight = null; // its answer stands: the index is dropped after it
     const mb = Math.round(report.budgetBytes / 2 ** 20);
     this.#stop(

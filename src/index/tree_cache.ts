@@ -59,6 +59,7 @@ export class TreeCache implements FsPort {
   #nextHeapLook = HEAP_LOOK_BYTES;
   #recording = false;
   #overflowed: Overflow | null = null;
+  #overflowedAt = 0;
   /** Bumped by every change, so a listing read across an await is not kept stale. */
   #generation = 0;
 
@@ -84,6 +85,11 @@ export class TreeCache implements FsPort {
   /** Why the cache stopped recording for good (it then holds nothing); `null` while it may. */
   get overflowed(): Overflow | null {
     return this.#overflowed;
+  }
+
+  /** How many entries it held when it overflowed. */
+  get overflowedAt(): number {
+    return this.#overflowedAt;
   }
 
   /** Starts (or stops) keeping what is read. Stopping forgets everything. */
@@ -226,6 +232,7 @@ export class TreeCache implements FsPort {
 
   #overflow(why: Overflow): void {
     this.#overflowed = why;
+    this.#overflowedAt = this.entries;
     this.record(false);
   }
 

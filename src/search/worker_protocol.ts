@@ -21,6 +21,7 @@ export interface ScanTask {
 
 /** An index worker's report on its index (contract §18), sent with each answer. */
 export interface IndexReport {
+  /** Entries the index holds (when it overflowed: held then). */
   entries: number;
   /** Estimated bytes the index holds. */
   bytes: number;

@@ -216,6 +216,7 @@ Deno.test({
             await until(() => index.status()[0]!.state === "watching", "the watch");
             for (const [step, batch] of batches.entries()) {
               now += 10 * 60_000;
+              const before = listAll(tree.root);
               for (const m of batch) apply(tree.root, outside.root, m, step);
               // Every change above was made before this one: once its event is on its way
               // to the index, so are theirs (events come in order).
@@ -227,7 +228,8 @@ Deno.test({
                 await until(() => seen.has(marker) || rescans > before, "the marker");
                 if (seen.has(marker)) break;
               }
-              const entries = listAll(tree.root);
+              // Start points from before the batch (now perhaps gone, or below a link) and after.
+              const entries = [...before, ...listAll(tree.root)];
               for (const [q, w] of queries) {
                 const start = w.start === undefined || entries.length === 0
                   ? undefined
@@ -266,6 +268,32 @@ Deno.test({
         // path that now leads outside), nor did a new link out; so held listings, and
         // folders' own stats, are checked against the disk.
         examples: [[
+          // A folder the index holds is exchanged for a link out; a call starts below it
+          // before any call re-reads its parent. Served from memory before the realpath
+          // checks went to the disk (PathNotFound here, outside's files with a folder there).
+          {
+            "a": { kind: "dir", mtime: T0 },
+            "a/c": { kind: "dir", mtime: T0 },
+            "a/c/f": { mtime: T0 },
+            "b": { mtime: T0 },
+          },
+          [[{ op: "utime", pick: 3 }], [{ op: "exchangeOut", pick: 0 }]],
+          [[{
+            sort: "time_desc",
+            limit: 5,
+            includeDirectories: true,
+            maxFiles: undefined,
+            maxDirectories: undefined,
+            from: undefined,
+          }, { ...PLAIN, start: 1 }], [{
+            sort: "path_asc",
+            limit: 5,
+            includeDirectories: true,
+            maxFiles: undefined,
+            maxDirectories: undefined,
+            from: undefined,
+          }, PLAIN]],
+        ], [
           {
             "a/a/a": { mtime: T0 },
             "a": { kind: "dir", mtime: T0 },
