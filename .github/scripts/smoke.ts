@@ -42,7 +42,8 @@ interface RootIndex {
 }
 async function rootIndex(): Promise<RootIndex> {
   const roots = await client.callTool({ name: "fs.list_roots", arguments: {} });
-  return (roots.structuredContent as { roots: { index: RootIndex }[] }).roots[0]!.index;
+  const root = (roots.structuredContent as { roots: { index?: RootIndex }[] }).roots[0]!;
+  return root.index ?? { state: "off", entries: 0, reason: "the server has no live index" };
 }
 const waitUntil = Date.now() + 60_000;
 let index = await rootIndex();

@@ -76,7 +76,6 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       const tools: ScanTools = { fs: index, clock, guard: strictGuard };
       const report = (): IndexReport => ({
         entries: index.overflowed ? index.overflowedAt : index.entries,
-        bytes: index.bytes,
         budgetBytes,
         overflowed: index.overflowed,
       });

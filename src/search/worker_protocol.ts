@@ -23,8 +23,6 @@ export interface ScanTask {
 export interface IndexReport {
   /** Entries the index holds (when it overflowed: held then). */
   entries: number;
-  /** Estimated bytes the index holds. */
-  bytes: number;
   /** The index's memory budget in bytes (from the worker's heap). */
   budgetBytes: number;
   /** The index passed `INDEX_MAX_ENTRIES` or its memory budget and was dropped. */
