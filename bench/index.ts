@@ -17,6 +17,7 @@ import os from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { processMemoryMb } from "./process_memory.ts";
 import { BENCH_NOW, ensureFd, ensureTree } from "./tree.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 
@@ -67,13 +68,7 @@ async function server(root: string, index: "on" | "off") {
     return (r.structuredContent as { roots: { index?: { state: string; entries: number } }[] })
       .roots[0]!.index;
   };
-  const rssMb = async () => {
-    const status = new TextDecoder().decode(
-      (await new Deno.Command("cat", { args: [`/proc/${transport.pid}/status`], stdout: "piped" })
-        .output()).stdout,
-    );
-    return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? "0") / 1024);
-  };
+  const rssMb = async () => (await processMemoryMb(transport.pid!)).peak;
   return { call, state, rssMb, close: () => client.close() };
 }
 

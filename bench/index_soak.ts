@@ -18,6 +18,7 @@ import os from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { processMemoryMb } from "./process_memory.ts";
 import { BENCH_NOW, ensureTree } from "./tree.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 
@@ -40,18 +41,6 @@ const transport = new StdioClientTransport({
 });
 const client = new Client({ name: "bench-index-soak", version: "0" });
 await client.connect(transport);
-
-async function memoryMb(): Promise<{ rss: number; peak: number }> {
-  // Through `cat`: Deno reads /proc only with --allow-all.
-  const out = await new Deno.Command("cat", {
-    args: [`/proc/${transport.pid}/status`],
-    stdout: "piped",
-  })
-    .output();
-  const status = new TextDecoder().decode(out.stdout);
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-  return { rss: Math.round(kb("VmRSS") / 1024), peak: Math.round(kb("VmHWM") / 1024) };
-}
 
 console.log(
   `# ${values.size}: ${entries} entries, ${Number(values.calls)} calls, default settings`,
@@ -88,7 +77,7 @@ for (let k = 0; k < Number(values.calls); k++) {
     const index = (roots.structuredContent as {
       roots: { index?: { state: string; entries: number; reason?: string } }[];
     }).roots[0]!.index;
-    const { rss, peak } = await memoryMb();
+    const { rss, peak } = await processMemoryMb(transport.pid!);
     line = `| ${k + 1} | ${ms} | ${page} | ${stats?.scannedFiles} | ${index?.state}${
       index?.reason ? ` (${index.reason})` : ""
     } | ${index?.entries} | ${rss} | ${peak} |`;
