@@ -11,8 +11,8 @@ import picomatch from "picomatch";
 import { connect, type Connection, textOf } from "./helpers/server.ts";
 import { makeTree, T0 } from "./helpers/tree.ts";
 import { makeOddTree, ODD_LINKS } from "./helpers/odd_tree.ts";
+import { sanitize } from "./helpers/sanitize.ts";
 
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
 type Sort = "time_desc" | "time_asc" | "path_asc";
 interface Query {
   timeField: "modified" | "created";

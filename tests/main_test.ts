@@ -4,22 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { SERVER_ARGS } from "./helpers/server.ts";
+import { runDeno } from "./helpers/spawn.ts";
 import { makeTree } from "./helpers/tree.ts";
 
+/** Starts the server with only `env` of the variables it reads (and Deno's cache). */
 async function start(env: Record<string, string>, args = SERVER_ARGS) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args,
-    env: { NO_COLOR: "1", ...env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr).trimEnd().split("\n"),
-  };
+  const out = await runDeno(args, { env: { NO_COLOR: "1", ...env } });
+  return { code: out.code, stdout: out.stdout, stderr: out.stderr.trimEnd().split("\n") };
 }
 
 Deno.test("main exits 2 with one stderr line for each bad start-up setting", async () => {

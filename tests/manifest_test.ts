@@ -14,9 +14,9 @@ import { LIST_ROOTS_TOOL } from "../src/mcp/list_roots.ts";
 import { styledName } from "../src/mcp/tool_names.ts";
 import { SEARCH_TOOL } from "../src/mcp/tool_schema.ts";
 import { searchThrough, standInBinary } from "./helpers/clients.ts";
+import { childEnv } from "./helpers/spawn.ts";
 import { makeTree, T0 } from "./helpers/tree.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "./helpers/sanitize.ts";
 
 Deno.test("manifest.json names the server's version and its tools as clients list them", () => {
   assert.equal(manifest.version, denoJson.version);
@@ -36,8 +36,8 @@ Deno.test({
   async fn() {
     await using a = await makeTree({ "a.md": { mtime: T0 } });
     await using b = await makeTree({ "notes/b.md": { mtime: T0 } });
-    const binary = await standInBinary();
-    const dir = path.dirname(binary);
+    await using standIn = await standInBinary();
+    const { file: binary, dir } = standIn;
     const { command, args, env } = manifest.server.mcp_config;
     // The host's substitution: ${__dirname}, and a list of folders as separate arguments
     // where an argument is exactly "${user_config.folders}".
@@ -48,16 +48,16 @@ Deno.test({
     const transport = new StdioClientTransport({
       command: command.replace("${__dirname}", dir),
       args: expanded,
-      env,
+      env: childEnv(env),
       stderr: "ignore",
     });
     assert.deepEqual(await searchThrough(transport), ["notes/b.md"]);
-    await Deno.remove(dir, { recursive: true });
   },
 });
 
 Deno.test("bundle layout: one platform per target, the binary under server/", async () => {
   const out = await Deno.makeTempDir({ prefix: "fts-bundle-" });
+  await using _ = { [Symbol.asyncDispose]: () => Deno.remove(out, { recursive: true }) };
   const binary = path.join(out, "binary");
   await Deno.writeTextFile(binary, "stand-in");
   for (
@@ -74,5 +74,4 @@ Deno.test("bundle layout: one platform per target, the binary under server/", as
     assert.deepEqual(written.compatibility.platforms, [platform]);
     assert.equal(await Deno.readTextFile(path.join(folder, "server", file)), "stand-in");
   }
-  await Deno.remove(out, { recursive: true });
 });

@@ -5,18 +5,17 @@
  */
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
-import path from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { parse as parseToml } from "npm:smol-toml@1.9.1";
 import { searchThrough, standInBinary } from "./helpers/clients.ts";
+import { childEnv } from "./helpers/spawn.ts";
 import { makeTree, T0, type TempTree } from "./helpers/tree.ts";
+import { sanitize } from "./helpers/sanitize.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const README = Deno.readTextFileSync(`${REPO}/README.md`);
 const BINARY = "/home/me/bin/file-time-search";
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
-
 /** Every fenced block of the README with the given info string. */
 function blocks(lang: string): string[] {
   return [...README.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) =>
@@ -38,7 +37,8 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await makeTree({ "notes/a.md": { mtime: T0 }, "b.txt": { mtime: T0 } });
-    const binary = await standInBinary();
+    await using standIn = await standInBinary();
+    const binary = standIn.file;
     const configs = blocks("json").filter((b) =>
       b.includes('"mcpServers"') || b.includes('"servers"')
     );
@@ -50,7 +50,7 @@ Deno.test({
       const transport = new StdioClientTransport({
         command: server.command,
         args: server.args ?? [],
-        env: server.env,
+        env: childEnv(server.env),
         stderr: "ignore",
       });
       assert.equal(
@@ -60,7 +60,6 @@ Deno.test({
       );
       assert.deepEqual(await searchThrough(transport), ["notes/a.md"], config);
     }
-    await Deno.remove(path.dirname(binary), { recursive: true });
   },
 });
 
@@ -70,7 +69,8 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await makeTree({ "x/a.md": { mtime: T0 } });
-    const binary = await standInBinary();
+    await using standIn = await standInBinary();
+    const binary = standIn.file;
     const lines = [
       ...blocks("sh").flatMap((b) => b.split("\n")),
       ...[...README.matchAll(/`(claude mcp add [^`]+)`/g)].map((m) => m[1]!),
@@ -88,12 +88,11 @@ Deno.test({
       const transport = new StdioClientTransport({
         command: command!,
         args,
-        env,
+        env: childEnv(env),
         stderr: "ignore",
       });
       assert.deepEqual(await searchThrough(transport), ["x/a.md"], line);
     }
-    await Deno.remove(path.dirname(binary), { recursive: true });
   },
 });
 
@@ -113,7 +112,7 @@ Deno.test({
     const transport = new StdioClientTransport({
       command: server.command,
       args: server.args,
-      env: server.env,
+      env: childEnv(server.env),
       stderr: "ignore",
     });
     assert.deepEqual(await searchThrough(transport), ["notes/a.md"]);
@@ -131,6 +130,8 @@ Deno.test({
       command: "sh",
       args: ["-c", line],
       cwd: REPO,
+      // As a person runs it: in the test's own environment.
+      env: Deno.env.toObject(),
       stderr: "ignore",
     });
     assert.ok((await searchThrough(transport)).includes("README.md"));

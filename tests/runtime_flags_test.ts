@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
 import { ENV_VARIABLES } from "../src/config.ts";
 import { ALLOW_ENV, SERVER_FLAGS, V8_FLAGS } from "../src/runtime_flags.ts";
+import { runDeno } from "./helpers/spawn.ts";
 
 const README = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
 
@@ -65,16 +66,13 @@ Deno.test({
     const denoDir = await Deno.makeTempDir({ prefix: "fts-deno-dir-" });
     const root = await Deno.makeTempDir({ prefix: "fts-first-start-" });
     try {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["task", "-q", "start", "--", root],
+      // An empty cache of its own (the TLS and proxy settings still passed on).
+      const out = await runDeno(["task", "-q", "start", "--", root], {
         cwd: new URL("..", import.meta.url),
         env: { DENO_DIR: denoDir, NO_COLOR: "1" },
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
+      });
       assert.equal(out.code, 0);
-      const stderr = new TextDecoder().decode(out.stderr).trim().split("\n");
+      const stderr = out.stderr.trim().split("\n");
       for (const line of stderr) assert.match(line, /^\[file-time-search\] /);
       const fetched = [...Deno.readDirSync(`${denoDir}/npm/registry.npmjs.org`)].map((e) => e.name);
       for (const testOnly of ["fast-check", "pure-rand", "smol-toml"]) {

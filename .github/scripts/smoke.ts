@@ -14,46 +14,51 @@ import path from "node:path";
 const binary = path.resolve(Deno.args[0] ?? "");
 const root = await Deno.makeTempDir({ prefix: "fts-smoke-" });
 await Deno.writeTextFile(path.join(root, "hello.md"), "hello");
-const transport = new StdioClientTransport({
-  command: binary,
-  env: { ALLOW_ROOTS: root },
-  stderr: "inherit",
-});
-const client = new Client({ name: "release-smoke", version: "0" });
-await client.connect(transport);
-const { tools } = await client.listTools();
-const names = tools.map((t: { name: string }) => t.name);
-if (!names.includes("fs.search_by_time")) throw new Error(`tools: ${names}`);
-const result = await client.callTool({
-  name: "fs.search_by_time",
-  arguments: { timeField: "modified" },
-});
-const matches = (result.structuredContent as { matches: { path: string }[] }).matches.map((m) =>
-  m.path
-);
-if (result.isError || matches.join() !== "hello.md") throw new Error(JSON.stringify(result));
-
-// The first search started the root's watch; once it is in place, the next search fills
-// the index, after which it holds the root's entries.
 interface RootIndex {
   state: string;
   entries: number;
   reason?: string;
 }
-async function rootIndex(): Promise<RootIndex> {
-  const roots = await client.callTool({ name: "fs.list_roots", arguments: {} });
-  const root = (roots.structuredContent as { roots: { index?: RootIndex }[] }).roots[0]!;
-  return root.index ?? { state: "off", entries: 0, reason: "the server has no live index" };
-}
-const waitUntil = Date.now() + 60_000;
-let index = await rootIndex();
-while (!(index.state === "watching" && index.entries > 0)) {
-  if (index.state === "off" && index.reason !== "not used yet" || Date.now() > waitUntil) {
-    throw new Error(`the live index never answered: ${JSON.stringify(index)}`);
+
+try {
+  const transport = new StdioClientTransport({
+    command: binary,
+    env: { ALLOW_ROOTS: root },
+    stderr: "inherit",
+  });
+  const client = new Client({ name: "release-smoke", version: "0" });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const names = tools.map((t: { name: string }) => t.name);
+  if (!names.includes("fs.search_by_time")) throw new Error(`tools: ${names}`);
+  const result = await client.callTool({
+    name: "fs.search_by_time",
+    arguments: { timeField: "modified" },
+  });
+  const matches = (result.structuredContent as { matches: { path: string }[] }).matches.map((m) =>
+    m.path
+  );
+  if (result.isError || matches.join() !== "hello.md") throw new Error(JSON.stringify(result));
+
+  // The first search started the root's watch; once it is in place, the next search fills
+  // the index, after which it holds the root's entries.
+  async function rootIndex(): Promise<RootIndex> {
+    const roots = await client.callTool({ name: "fs.list_roots", arguments: {} });
+    const root = (roots.structuredContent as { roots: { index?: RootIndex }[] }).roots[0]!;
+    return root.index ?? { state: "off", entries: 0, reason: "the server has no live index" };
   }
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  await client.callTool({ name: "fs.search_by_time", arguments: { timeField: "modified" } });
-  index = await rootIndex();
+  const waitUntil = Date.now() + 60_000;
+  let index = await rootIndex();
+  while (!(index.state === "watching" && index.entries > 0)) {
+    if (index.state === "off" && index.reason !== "not used yet" || Date.now() > waitUntil) {
+      throw new Error(`the live index never answered: ${JSON.stringify(index)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await client.callTool({ name: "fs.search_by_time", arguments: { timeField: "modified" } });
+    index = await rootIndex();
+  }
+  await client.close();
+  console.log(`smoke ok: ${binary} (${names.join(", ")}; index ${JSON.stringify(index)})`);
+} finally {
+  await Deno.remove(root, { recursive: true });
 }
-await client.close();
-console.log(`smoke ok: ${binary} (${names.join(", ")}; index ${JSON.stringify(index)})`);

@@ -4,18 +4,12 @@
 import assert from "node:assert/strict";
 import denoJson from "../../deno.json" with { type: "json" };
 import { connect, SERVER_ARGS } from "../helpers/server.ts";
+import { runDeno } from "../helpers/spawn.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { sanitize } from "../helpers/sanitize.ts";
 
-async function cli(...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [...SERVER_ARGS, ...args],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+function cli(...args: string[]) {
+  return runDeno([...SERVER_ARGS, ...args], { env: { NO_COLOR: "1" } });
 }
 
 Deno.test("cli --help and --version", async () => {
@@ -46,8 +40,7 @@ Deno.test("cli search prints a table, newest first", async () => {
 
 Deno.test({
   name: "cli search --json prints the tool's structuredContent",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...sanitize,
   async fn() {
     await using tree = await makeTree({ "a.md": { mtime: T0 }, "x/b.md": { mtime: T0 + DAY } });
     const args = ["--glob", "**/*.md", "--limit", "1"];

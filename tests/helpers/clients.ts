@@ -12,19 +12,33 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { SERVER_FLAGS } from "../../src/runtime_flags.ts";
+import { exportLines } from "./spawn.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 
-/** A stand-in for the compiled binary: the flags the compile script gives it. */
-export async function standInBinary(): Promise<string> {
+/** A stand-in binary in a temp folder of its own, removed when disposed. */
+export interface StandIn {
+  file: string;
+  dir: string;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * A stand-in for the compiled binary: the flags the compile script gives it, and Deno's
+ * cache (with the TLS and proxy settings) passed on, which the binary would not need;
+ * `env` is set for it too.
+ */
+export async function standInBinary(env: Record<string, string> = {}): Promise<StandIn> {
   const dir = await Deno.makeTempDir({ prefix: "fts-bin-" });
   const file = path.join(dir, "file-time-search");
   await Deno.writeTextFile(
     file,
-    `#!/bin/sh\nexec "${Deno.execPath()}" run ${SERVER_FLAGS.join(" ")} "${REPO}/main.ts" "$@"\n`,
+    `#!/bin/sh\n${exportLines(env)}exec "${Deno.execPath()}" run ${
+      SERVER_FLAGS.join(" ")
+    } "${REPO}/main.ts" "$@"\n`,
   );
   await Deno.chmod(file, 0o755);
-  return file;
+  return { file, dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
 }
 
 /**

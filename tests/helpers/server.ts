@@ -13,6 +13,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ENV_VARIABLES } from "../../src/config.ts";
 import { V8_FLAGS } from "../../src/runtime_flags.ts";
 import type { TestSeam } from "./seam.ts";
+import { childEnv, runDeno } from "./spawn.ts";
 
 /** The server's entry module. */
 export const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
@@ -59,7 +60,11 @@ export async function connect(
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: [...serverArgs, ...args],
-    env: { ...env, ...(seam ? { FILE_TIME_SEARCH_TEST_SEAM: JSON.stringify(seam) } : {}) },
+    // The SDK adds HOME, PATH and a few more of its own (getDefaultEnvironment).
+    env: childEnv({
+      ...env,
+      ...(seam ? { FILE_TIME_SEARCH_TEST_SEAM: JSON.stringify(seam) } : {}),
+    }),
     stderr: "ignore",
   });
   const client = new Client({ name: "fts-test", version: "0.0.0" });
@@ -92,17 +97,9 @@ export async function rawSession(
   root: string,
   chunks: string[],
 ): Promise<{ code: number; stdout: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: SERVER_ARGS,
+  const { code, stdout } = await runDeno(SERVER_ARGS, {
     env: { ALLOW_ROOTS: root },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const encoder = new TextEncoder();
-  for (const chunk of chunks) await writer.write(encoder.encode(chunk));
-  await writer.close();
-  const out = await child.output();
-  return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
+    input: chunks.join(""),
+  });
+  return { code, stdout };
 }

@@ -13,8 +13,7 @@ import { canExchange, exchange } from "../helpers/exchange.ts";
 import { connect, type Connection, textOf } from "../helpers/server.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 async function rootIndex(conn: Connection): Promise<{ state: string; entries: number }> {
   const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });

@@ -11,8 +11,7 @@ import { allPages, engine } from "../helpers/engine.ts";
 import { seamIndexWorkerUrl, type TestSeam } from "../helpers/seam.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 function fakeWatch(mode: string, at = 1, after?: number): URL {
   const url = new URL("../helpers/fake_watch_worker.ts", import.meta.url);

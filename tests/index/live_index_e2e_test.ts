@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import { connect, type Connection } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 interface RootInfo {
   path: string;

@@ -10,8 +10,7 @@ import { WorkerScanner } from "../../src/search/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 function fakeWatch(mode: string, at = 1): URL {
   const url = new URL("../helpers/fake_watch_worker.ts", import.meta.url);

@@ -20,8 +20,7 @@ import { allPages, type Engine, engine } from "../helpers/engine.ts";
 import { canExchange, exchange } from "../helpers/exchange.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 const MUTATION = fc.oneof(
   fc.record({ op: fc.constant("create"), name: NAME, day: fc.integer({ min: 0, max: 4 }) }),

@@ -12,8 +12,7 @@ import path from "node:path";
 import { connect, type Connection, textOf } from "../helpers/server.ts";
 import { makeTree } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 /**
  * Folders and files: long names make each entry costly, so a small tree fills the heap.

@@ -4,9 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { connect, SERVER_ARGS, textOf } from "../helpers/server.ts";
+import { runDeno } from "../helpers/spawn.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
+import { sanitize } from "../helpers/sanitize.ts";
 
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
 const CLIENT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 interface Output {
@@ -142,16 +143,10 @@ Deno.test({
 
 Deno.test("roots as arguments and ALLOW_ROOTS together stop the server with one line", async () => {
   await using a = await makeTree({ "a.md": { mtime: T0 } });
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [...SERVER_ARGS, "serve", a.root],
-    env: { ALLOW_ROOTS: a.root },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const out = await runDeno([...SERVER_ARGS, "serve", a.root], { env: { ALLOW_ROOTS: a.root } });
   assert.equal(out.code, 2);
-  assert.equal(new TextDecoder().decode(out.stdout), "");
-  const lines = new TextDecoder().decode(out.stderr).trimEnd().split("\n");
+  assert.equal(out.stdout, "");
+  const lines = out.stderr.trimEnd().split("\n");
   assert.equal(lines.length, 1, lines.join("\n"));
   assert.match(lines[0]!, /both as arguments and in ALLOW_ROOTS: give them one way only/);
 });

@@ -6,8 +6,7 @@
 import assert from "node:assert/strict";
 import { connect, textOf } from "../helpers/server.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 interface Output {
   matches: { path: string }[];

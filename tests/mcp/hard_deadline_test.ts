@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { connect, textOf } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
+import { sanitize } from "../helpers/sanitize.ts";
 
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
 const SCAN_TIMEOUT_MS = 500;
 
 interface Output {

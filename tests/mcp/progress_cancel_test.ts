@@ -5,8 +5,7 @@
 import assert from "node:assert/strict";
 import { connect } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 Deno.test({
   name: "progress notifications arrive for a slow scan, with growing counts",

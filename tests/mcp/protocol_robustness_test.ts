@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { rawSession } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
+import { sanitize } from "../helpers/sanitize.ts";
 
 const INIT = {
   jsonrpc: "2.0",
@@ -41,8 +42,7 @@ const line = (value: unknown) => JSON.stringify(value) + "\n";
 
 Deno.test({
   name: "protocol: garbage, truncated and oversized lines are answered, and serving goes on",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...sanitize,
   async fn() {
     await using tree = await makeTree({ "a.txt": { mtime: T0 } });
     const huge = JSON.stringify(
@@ -73,8 +73,7 @@ Deno.test({
 
 Deno.test({
   name: "protocol: 100 concurrent calls are all answered",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...sanitize,
   async fn() {
     const spec: Record<string, { mtime: number }> = {};
     for (let i = 0; i < 50; i++) spec[`d${i % 5}/f${i}.txt`] = { mtime: T0 + i };
@@ -99,8 +98,7 @@ Deno.test({
 
 Deno.test({
   name: "protocol: stdin closing mid-scan answers the scan and exits",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...sanitize,
   async fn() {
     const spec: Record<string, { mtime: number }> = {};
     for (let i = 0; i < 2000; i++) spec[`d${i % 40}/f${i}.txt`] = { mtime: T0 + i };

@@ -5,8 +5,7 @@ import assert from "node:assert/strict";
 import { encodeCursor } from "../../src/search/cursor.ts";
 import { connect, type Connection, rawSession, textOf } from "../helpers/server.ts";
 import { DAY, makeTree, T0, type TempTree } from "../helpers/tree.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 async function fixture(): Promise<TempTree> {
   const outside = await makeTree({ "secret.txt": { mtime: T0 } }, "fts-outside-");
@@ -17,12 +16,12 @@ async function fixture(): Promise<TempTree> {
     "docs/deep/d.md": { mtime: T0 + 4 * DAY },
     "escape": { kind: "symlink", target: outside.root },
   });
-  const dispose = tree.dispose;
-  tree.dispose = async () => {
-    await dispose();
+  // `await using` calls the tree's own dispose: both must remove both trees.
+  const dispose = async () => {
+    await tree.dispose();
     await outside.dispose();
   };
-  return tree;
+  return { ...tree, dispose, [Symbol.asyncDispose]: dispose };
 }
 
 /** Asserts a tool execution error: the 3-line text and its JSON twin. */

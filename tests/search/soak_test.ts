@@ -10,8 +10,7 @@ import { WorkerScanner } from "../../src/search/scanner.ts";
 import { seamWorkerUrl } from "../helpers/seam.ts";
 import { searchRequest } from "../helpers/request.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 function request(root: string, path: string, order: SearchRequest["order"]): SearchRequest {
   return searchRequest(root, { startPath: path, order, limit: 10, limits: { scanTimeoutMs: 200 } });

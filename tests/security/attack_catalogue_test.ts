@@ -9,8 +9,7 @@ import { type ErrorCode, ToolError } from "../../src/errors.ts";
 import { denoFs, type FsPort } from "../../src/ports/fs.ts";
 import { engine } from "../helpers/engine.ts";
 import { makeTree, T0, type TempTree } from "../helpers/tree.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 /** A root with siblings that share its prefix, a secret outside, and links out of it. */
 async function world(): Promise<{ base: string; root: TempTree; dispose(): Promise<void> }> {

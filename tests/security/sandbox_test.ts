@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { connect, textOf } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
-
-const sanitize = { sanitizeOps: false, sanitizeResources: false };
+import { sanitize } from "../helpers/sanitize.ts";
 
 Deno.test({
   name: "sandbox: with layer 1 switched off, Deno's permissions still refuse reads outside",
