@@ -13,6 +13,9 @@ import { makeTree, T0 } from "./helpers/tree.ts";
 import { makeOddTree, ODD_LINKS } from "./helpers/odd_tree.ts";
 import { sanitize } from "./helpers/sanitize.ts";
 
+/** The server walks: the live index is off (tests/index/ compares it with the walk). */
+const WALK = { INDEX: "off" };
+
 type Sort = "time_desc" | "time_asc" | "path_asc";
 interface Query {
   timeField: "modified" | "created";
@@ -190,7 +193,7 @@ Deno.test({
       "ln_dir": { kind: "symlink", target: "d1" },
       "ln_file": { kind: "symlink", target: "top.txt" },
     });
-    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    await using conn = await connect({ ...WALK, ALLOW_ROOTS: tree.root });
     const paths = async (args: Record<string, unknown>) => {
       const result = await conn.search({ timeField: "modified", sort: "path_asc", ...args });
       assert.equal(result.isError, false, textOf(result));
@@ -279,8 +282,8 @@ Deno.test({
     const times = { modified, created: born.length > 0 ? born : modified };
     const files = 3 + Math.floor(Math.random() * 8), dirs = 1 + Math.floor(Math.random() * 4);
     const limits = { MAX_FILES_SCANNED: String(files), MAX_DIRECTORIES_SCANNED: String(dirs) };
-    await using plain = await connect({ ALLOW_ROOTS: root });
-    await using small = await connect({ ALLOW_ROOTS: root, ...limits });
+    await using plain = await connect({ ...WALK, ALLOW_ROOTS: root });
+    await using small = await connect({ ...WALK, ALLOW_ROOTS: root, ...limits });
     const property = (conn: Connection, paths: string[], globs: string[], numRuns: number) =>
       fc.assert(
         fc.asyncProperty(queries(times, paths, globs), (q) => agree(conn, root, q, conn === small)),

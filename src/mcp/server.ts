@@ -118,6 +118,11 @@ export function createServer(deps: ServerDeps): Server {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
       const progress = progressReporter(params._meta?.progressToken, extra);
+      // When a cancel arrives, to say how soon the scan stopped after it (contract §12).
+      let cancelledAt = 0;
+      extra.signal.addEventListener("abort", () => (cancelledAt = deps.clock.now()), {
+        once: true,
+      });
       try {
         const result = await searchByTime(
           params.arguments,
@@ -139,7 +144,11 @@ export function createServer(deps: ServerDeps): Server {
           log.log("info", `search refused: ${err.code}.`);
           return errorResult(err);
         }
-        if (extra.signal.aborted) throw err;
+        if (extra.signal.aborted) {
+          const ms = deps.clock.now() - cancelledAt;
+          log.log("info", `search cancelled: its scan stopped ${ms} ms after the cancel.`);
+          throw err;
+        }
         log.log("error", `search failed: ${err instanceof Error ? err.name : "unknown"}`);
         return errorResult(
           new ToolError(

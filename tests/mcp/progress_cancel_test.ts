@@ -3,9 +3,12 @@
  * Time is simulated through the test seam: no sleeps, nothing depends on machine speed.
  */
 import assert from "node:assert/strict";
+// @ts-types="@modelcontextprotocol/sdk/types.d.ts"
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { connect } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 import { sanitize } from "../helpers/sanitize.ts";
+import { until } from "../helpers/until.ts";
 
 Deno.test({
   name: "progress notifications arrive for a slow scan, with growing counts",
@@ -44,6 +47,18 @@ Deno.test({
     await using tree = await makeTree({ "slow/a.txt": { mtime: T0 }, "fast/b.txt": { mtime: T0 } });
     // Any file-system call under slow/ hangs until its worker is stopped.
     await using conn = await connect({ ALLOW_ROOTS: tree.root }, { stallOn: tree.abs("slow") });
+    // The server says, in its log, how soon after each cancel it stopped the scan.
+    const stopped: number[] = [];
+    conn.client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      (n: { params: { data: unknown } }) => {
+        const m = /search cancelled: its scan stopped (\d+) ms after the cancel/.exec(
+          String(n.params.data),
+        );
+        if (m) stopped.push(Number(m[1]));
+      },
+    );
+    await conn.client.setLoggingLevel("info");
     // More cancelled scans than the pool has workers: each must free its worker.
     for (let i = 0; i < 6; i++) {
       const controller = new AbortController();
@@ -55,6 +70,10 @@ Deno.test({
       await conn.client.ping(); // answered while the scan hangs
       controller.abort("changed my mind");
       await assert.rejects(pending);
+      // The scan is stuck in the file system, and would stay so until its hard deadline
+      // (15 s): only the server's own cancellation stops it this soon.
+      await until(() => stopped.length === i + 1, "the server to stop the cancelled scan");
+      assert.ok(stopped[i]! < 100, `stopped ${stopped[i]} ms after the cancel`);
     }
     const next = await conn.search({ timeField: "modified", path: "fast" });
     assert.equal(next.isError, false);

@@ -7,6 +7,9 @@ import { connect, type Connection, rawSession, textOf } from "../helpers/server.
 import { DAY, makeTree, T0, type TempTree } from "../helpers/tree.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
+/** These tests are about the walk: the live index is off (its own tests are in tests/index/). */
+const WALK = { INDEX: "off" };
+
 async function fixture(): Promise<TempTree> {
   const outside = await makeTree({ "secret.txt": { mtime: T0 } }, "fts-outside-");
   const tree = await makeTree({
@@ -50,7 +53,7 @@ Deno.test({
   ...sanitize,
   async fn(t) {
     await using tree = await fixture();
-    await using conn = await connect({ ALLOW_ROOTS: tree.root, MAX_DEPTH: "10" });
+    await using conn = await connect({ ...WALK, ALLOW_ROOTS: tree.root, MAX_DEPTH: "10" });
     const base = { timeField: "modified" };
     const cases: [string, Record<string, unknown> | unknown, string][] = [
       ["unknown property", { ...base, colour: "red" }, "InvalidArgument"],
@@ -135,6 +138,7 @@ Deno.test({
     await using tree = await fixture();
     {
       await using conn = await connect({
+        ...WALK,
         ALLOW_ROOTS: tree.root,
         ON_LIMIT: "error",
         MAX_FILES_SCANNED: "1",
@@ -145,10 +149,12 @@ Deno.test({
     }
     {
       // A clock that moves 10 ms per reading makes the 5 ms time-out fire after one entry.
-      await using conn = await connect(
-        { ALLOW_ROOTS: tree.root, ON_LIMIT: "error", SCAN_TIMEOUT_MS: "5" },
-        { clockStepMs: 10 },
-      );
+      await using conn = await connect({
+        ...WALK,
+        ALLOW_ROOTS: tree.root,
+        ON_LIMIT: "error",
+        SCAN_TIMEOUT_MS: "5",
+      }, { clockStepMs: 10 });
       assertToolError(await conn.search({ timeField: "modified" }), "TimeoutExceeded");
     }
   },
@@ -159,7 +165,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await fixture();
-    await using conn = await connect({ ALLOW_ROOTS: tree.root }, {
+    await using conn = await connect({ ...WALK, ALLOW_ROOTS: tree.root }, {
       faults: [
         { path: tree.abs("docs"), error: "PermissionDenied" },
         { path: tree.abs("b.txt"), error: "Busy" },
@@ -180,7 +186,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await fixture();
-    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    await using conn = await connect({ ...WALK, ALLOW_ROOTS: tree.root });
     await assert.rejects(
       conn.client.callTool({ name: "fs.no_such_tool", arguments: {} }),
       (err: { code?: number }) => err.code === -32602,
@@ -200,7 +206,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await fixture();
-    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    await using conn = await connect({ ...WALK, ALLOW_ROOTS: tree.root });
     const { tools } = await conn.client.listTools();
     assert.deepEqual(tools.map((t: { name: string }) => t.name), [
       "fs.search_by_time",
@@ -230,7 +236,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await fixture();
-    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    await using conn = await connect({ ...WALK, ALLOW_ROOTS: tree.root });
     const result = await conn.search({
       timeField: "modified",
       glob: "**/*.md",
@@ -314,6 +320,7 @@ Deno.test({
     await using a = await makeTree({ "x.txt": {} });
     await using b = await makeTree({ "y.txt": {} });
     await using conn = await connect({
+      // The index at its default: fs.list_roots shows it.
       ALLOW_ROOTS: `${a.root};${b.root}`,
       DEFAULT_ROOT: b.root,
     });
@@ -341,7 +348,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await fixture();
-    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    await using conn = await connect({ ...WALK, ALLOW_ROOTS: tree.root });
     const { LoggingMessageNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
     const messages: { level: string; data: unknown }[] = [];
     conn.client.setNotificationHandler(
