@@ -19,7 +19,7 @@ import {
 } from "./src/config.ts";
 import { type Log, serve } from "./src/mcp/server.ts";
 import { systemClock } from "./src/ports/clock.ts";
-import { WorkerScanner } from "./src/search/scanner.ts";
+import { WorkerScanner } from "./src/workers/scanner.ts";
 import { WORKER_MODULES } from "./src/worker_modules.ts";
 import { fileURLToPath as fromFileUrl } from "node:url";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { compileGlob, GlobSyntaxError } from "./search/glob.ts";
+import { compileGlob, GlobSyntaxError } from "./query/glob.ts";
 
 /** A bad start-up setting; its message is the one stderr line `main.ts` prints. */
 export class ConfigError extends Error {

@@ -6,7 +6,7 @@
  */
 import type { ToolError } from "./errors.ts";
 import type { SearchResult } from "./search/search_by_time.ts";
-import { formatTime } from "./search/time.ts";
+import { formatTime } from "./query/time.ts";
 
 /**
  * The error text: `ErrorCode:`, `Message:` and `Fix:` lines, then any detail lines.

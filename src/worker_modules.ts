@@ -11,7 +11,7 @@
 /** The worker entry modules, by role. */
 export const WORKER_MODULES: Readonly<Record<"scan" | "index" | "watch", URL>> = Object.freeze({
   /** A scan worker: one scan, or one share of it, on the real file system. */
-  scan: new URL("./search/scan_worker.ts", import.meta.url),
+  scan: new URL("./workers/scan_worker.ts", import.meta.url),
   /** A root's index worker: scans answered from the live index. */
   index: new URL("./index/index_worker.ts", import.meta.url),
   /** A root's watch worker: `Deno.watchFs` on the root, changes sent on in batches. */

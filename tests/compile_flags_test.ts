@@ -25,7 +25,7 @@ Deno.test("compile script: every target gets the start task's flags, every worke
     assert.deepEqual(included.sort(), [
       "src/index/index_worker.ts",
       "src/index/watch_worker.ts",
-      "src/search/scan_worker.ts",
+      "src/workers/scan_worker.ts",
     ]);
     assert.equal(args.at(-1), "main.ts");
     if (target !== null) {
@@ -76,7 +76,7 @@ Deno.test("worker modules: every module the source can start as a worker is on t
     }
     // Only the sandbox spawns workers (contract §13).
     if (/\bnew Worker\(/.test(text)) {
-      assert.equal(path.relative(REPOSITORY, file), path.join("src", "search", "worker_pool.ts"));
+      assert.equal(path.relative(REPOSITORY, file), path.join("src", "workers", "worker_pool.ts"));
     }
   }
   assert.equal(workers, listed.size);

@@ -42,11 +42,11 @@ try {
 
   // The first search started the root's watch; once it is in place, the next search fills
   // the index, after which it holds the root's entries.
-  async function rootIndex(): Promise<RootIndex> {
+  const rootIndex = async (): Promise<RootIndex> => {
     const roots = await client.callTool({ name: "fs.list_roots", arguments: {} });
     const root = (roots.structuredContent as { roots: { index?: RootIndex }[] }).roots[0]!;
     return root.index ?? { state: "off", entries: 0, reason: "the server has no live index" };
-  }
+  };
   const waitUntil = Date.now() + 60_000;
   let index = await rootIndex();
   while (!(index.state === "watching" && index.entries > 0)) {

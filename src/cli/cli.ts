@@ -7,12 +7,12 @@
 import { parseArgs } from "node:util";
 import { type Config, ConfigError, loadConfig, readablePaths } from "../config.ts";
 import { ToolError } from "../errors.ts";
-import type { Clock } from "../ports/clock.ts";
+import type { Clock } from "../ports/mod.ts";
 import { errorText } from "../presentation.ts";
-import { Pager } from "../search/paging.ts";
-import type { ScanProgress } from "../search/scan.ts";
-import type { Scanner } from "../search/scanner.ts";
-import { searchByTime } from "../search/search_by_time.ts";
+import { Pager } from "../paging/mod.ts";
+import type { ScanProgress } from "../walk/mod.ts";
+import type { Scanner } from "../workers/mod.ts";
+import { searchByTime } from "../search/mod.ts";
 import { formatTable } from "./table.ts";
 
 /** What the CLI may touch; `main.ts` provides the real ones. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { summaryLine } from "../presentation.ts";
-import type { SearchResult } from "../search/search_by_time.ts";
+import type { SearchResult } from "../search/mod.ts";
 
 /**
  * Formats a search result as an aligned table, then the summary line and, if there

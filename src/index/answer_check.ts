@@ -9,9 +9,9 @@
  *
  * @module
  */
-import type { ScanOutcome } from "../search/collector.ts";
-import type { FsPort } from "../ports/fs.ts";
-import { hostRules } from "../security/path_guard.ts";
+import type { ScanOutcome } from "../walk/mod.ts";
+import type { FsPort } from "../ports/mod.ts";
+import { hostRules } from "../security/mod.ts";
 
 /** What the check needs of the index. */
 export interface FolderMemory {

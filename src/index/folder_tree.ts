@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { hostRules } from "../security/path_guard.ts";
+import { hostRules } from "../security/mod.ts";
 import { DIR, find, type Listing, listingBytes } from "./listing.ts";
 
 /** A folder: its listing (once read) and the folders below it that were read. */

@@ -8,6 +8,16 @@ import type { Change } from "./tree_cache.ts";
 
 export type { Change };
 
+/** An index worker's report on its index, sent with each answer (contract §18). */
+export interface IndexReport {
+  /** Entries the index holds (when it overflowed: held then). */
+  entries: number;
+  /** The index's memory budget in bytes (from the worker's heap). */
+  budgetBytes: number;
+  /** The index passed `INDEX_MAX_ENTRIES` or its memory budget and was dropped. */
+  overflowed: "entries" | "memory" | null;
+}
+
 /** Server to index worker. */
 export type IndexControl =
   /** Keep what scans read from now on (the watcher runs), up to `maxEntries`. */

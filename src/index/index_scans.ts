@@ -9,16 +9,13 @@
  * @module
  */
 import { getHeapStatistics } from "node:v8";
-import { type Clock, systemClock } from "../ports/clock.ts";
-import type { FsPort } from "../ports/fs.ts";
-import type { ScanOutcome } from "../search/collector.ts";
-import { type SearchRequest, withTimeSpent } from "../search/request.ts";
-import { scan, type ScanProgress, type ScanTools } from "../search/scan.ts";
-import type { IndexReport, ScanTask, WorkerScope } from "../search/worker_protocol.ts";
-import { answerScan } from "../search/worker_protocol.ts";
-import { strictGuard } from "../security/guard.ts";
+import { type Clock, type FsPort, systemClock } from "../ports/mod.ts";
+import { scan, type ScanOutcome, type ScanProgress, type ScanTools } from "../walk/mod.ts";
+import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
+import { answerScan, type ScanTask, type WorkerScope } from "../workers/mod.ts";
+import { strictGuard } from "../security/mod.ts";
 import { answerFolders, checkFolders } from "./answer_check.ts";
-import type { IndexControl } from "./index_protocol.ts";
+import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { TreeCache } from "./tree_cache.ts";
 
 /**

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { denoFs } from "../ports/fs.ts";
+import { denoFs } from "../ports/mod.ts";
 import { answerIndexScans, type IndexWorkerScope } from "./index_scans.ts";
 
 answerIndexScans(self as unknown as IndexWorkerScope, { base: denoFs });

@@ -15,17 +15,12 @@
  */
 import type { Root } from "../config.ts";
 import { ToolError } from "../errors.ts";
-import { type Clock, systemClock } from "../ports/clock.ts";
-import type { ScanOutcome } from "../search/collector.ts";
-import { HungRoots } from "../search/hung_roots.ts";
-import { type SearchRequest, WHOLE, withTimeSpent } from "../search/request.ts";
-import type { ScanProgress } from "../search/scan.ts";
-import type { Scanner } from "../search/scanner.ts";
-import { spawnSandboxed } from "../search/worker_pool.ts";
-import type { IndexReport } from "../search/worker_protocol.ts";
-import { runTask, type Task } from "../search/worker_task.ts";
+import { type Clock, systemClock } from "../ports/mod.ts";
+import type { ScanOutcome, ScanProgress } from "../walk/mod.ts";
+import { HungRoots, runTask, type Scanner, spawnSandboxed, type Task } from "../workers/mod.ts";
+import { type SearchRequest, WHOLE, withTimeSpent } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
-import type { IndexControl } from "./index_protocol.ts";
+import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { RootWatch } from "./root_watch.ts";
 import { Turns } from "./turns.ts";
 
@@ -163,7 +158,7 @@ export class LiveIndex implements Scanner {
           if (!keep && root.index === worker) this.#dropIndex(root); // stuck: start afresh
           leave();
         },
-        onIndex: (report) => this.#indexReport(root, report),
+        onReport: (report) => this.#indexReport(root, report as IndexReport),
       });
       root.inflight = task;
       handedOver = true;

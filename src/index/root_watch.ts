@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { spawnSandboxed } from "../search/worker_pool.ts";
+import { spawnSandboxed } from "../workers/mod.ts";
 import type { Change, WatchCommand, WatchReport } from "./index_protocol.ts";
 import { settledWithin } from "./turns.ts";
 

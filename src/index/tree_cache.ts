@@ -17,8 +17,8 @@
  *
  * @module
  */
-import type { FsPort } from "../ports/fs.ts";
-import { hostRules } from "../security/path_guard.ts";
+import type { FsPort } from "../ports/mod.ts";
+import { hostRules } from "../security/mod.ts";
 import { type FolderNode, FolderTree } from "./folder_tree.ts";
 import { DIR, entriesOf, find, infoOf, kindOf, listingBytes, makeListing } from "./listing.ts";
 

@@ -8,7 +8,7 @@
 // @ts-types="@modelcontextprotocol/sdk/types.d.ts"
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
-import type { IndexStatus } from "../index/live_index.ts";
+import type { IndexStatus } from "../index/mod.ts";
 
 /** The tool's stable name. */
 export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";

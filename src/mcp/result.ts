@@ -7,7 +7,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolError } from "../errors.ts";
 import { errorText, summaryLine } from "../presentation.ts";
-import type { SearchResult } from "../search/search_by_time.ts";
+import type { SearchResult } from "../search/mod.ts";
 
 /**
  * A successful result: `content[0]` a one-line summary, `content[1]` the JSON of

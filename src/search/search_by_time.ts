@@ -5,15 +5,17 @@
  * @module
  */
 import type { Config } from "../config.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { Guard } from "../security/guard.ts";
-import { parseArguments } from "./arguments.ts";
-import { encodeCursor } from "./cursor.ts";
-import type { Match } from "./filter.ts";
-import type { Page, Pager } from "./paging.ts";
-import type { SearchRequest, TimeField } from "./request.ts";
-import type { ScanProgress } from "./scan.ts";
-import { formatTime } from "./time.ts";
+import type { Clock } from "../ports/mod.ts";
+import type { Guard } from "../security/mod.ts";
+import {
+  encodeCursor,
+  formatTime,
+  parseArguments,
+  type SearchRequest,
+  type TimeField,
+} from "../query/mod.ts";
+import type { Match, ScanProgress } from "../walk/mod.ts";
+import type { Page, Pager } from "../paging/mod.ts";
 
 /** One entry of `matches` in the outputSchema. */
 export interface MatchOutput {

@@ -8,7 +8,7 @@
  * @module
  */
 import { symlinkEscape } from "../errors.ts";
-import type { FsPort } from "../ports/fs.ts";
+import type { FsPort } from "../ports/mod.ts";
 import { type Guard, strictGuard } from "./guard.ts";
 import { hostRules } from "./path_guard.ts";
 

@@ -7,10 +7,10 @@
 import { type Config, loadConfig } from "../../src/config.ts";
 import { type Clock, systemClock } from "../../src/ports/clock.ts";
 import { denoFs, type FsPort } from "../../src/ports/fs.ts";
-import { Pager } from "../../src/search/paging.ts";
+import { Pager } from "../../src/paging/paging.ts";
 import { searchByTime, type SearchOutput } from "../../src/search/search_by_time.ts";
 import { strictGuard } from "../../src/security/guard.ts";
-import type { Scanner } from "../../src/search/scanner.ts";
+import type { Scanner } from "../../src/workers/scanner.ts";
 import { InlineScanner } from "./inline_scanner.ts";
 
 /** Options of {@linkcode engine}. */

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { mergeShares, type ScanOutcome } from "../../src/search/collector.ts";
-import type { SearchRequest } from "../../src/search/request.ts";
-import { scan, type ScanProgress, type ScanTools } from "../../src/search/scan.ts";
-import { type Scanner, shareRequests } from "../../src/search/scanner.ts";
+import { mergeShares, type ScanOutcome } from "../../src/walk/collector.ts";
+import type { SearchRequest } from "../../src/query/request.ts";
+import { scan, type ScanProgress, type ScanTools } from "../../src/walk/scan.ts";
+import { type Scanner, shareRequests } from "../../src/workers/scanner.ts";
 
 /** Runs scans in-process. */
 export class InlineScanner implements Scanner {

@@ -5,7 +5,7 @@
  * @module
  */
 import { DEFAULT_LIMITS } from "../../src/config.ts";
-import type { SearchRequest } from "../../src/search/request.ts";
+import type { SearchRequest } from "../../src/query/request.ts";
 
 /** What a test may change: the root's real path, the start path, the order, limits. */
 export interface RequestChanges {

@@ -9,7 +9,7 @@
 import type { Clock } from "../../src/ports/clock.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import { denoFs, type FsPort } from "../../src/ports/fs.ts";
-import type { ScanTools } from "../../src/search/scan.ts";
+import type { ScanTools } from "../../src/walk/scan.ts";
 import { type Guard, strictGuard } from "../../src/security/guard.ts";
 import { hostRules } from "../../src/security/path_guard.ts";
 

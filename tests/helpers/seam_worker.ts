@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { answerScans, type WorkerScope } from "../../src/search/worker_protocol.ts";
+import { answerScans, type WorkerScope } from "../../src/workers/worker_protocol.ts";
 import { seamTools, type TestSeam } from "./seam.ts";
 
 const seam = JSON.parse(new URL(import.meta.url).searchParams.get("seam") ?? "{}") as TestSeam;

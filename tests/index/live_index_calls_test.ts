@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { LiveIndex } from "../../src/index/live_index.ts";
-import { WorkerScanner } from "../../src/search/scanner.ts";
+import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
 import { seamIndexWorkerUrl, type TestSeam } from "../helpers/seam.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";

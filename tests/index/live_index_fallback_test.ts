@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { type IndexStatus, LiveIndex } from "../../src/index/live_index.ts";
-import { WorkerScanner } from "../../src/search/scanner.ts";
+import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";

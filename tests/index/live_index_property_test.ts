@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import fc from "npm:fast-check@4.10.2";
 import { LiveIndex } from "../../src/index/live_index.ts";
-import { WorkerScanner } from "../../src/search/scanner.ts";
+import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { ToolError } from "../../src/errors.ts";
 import { NAME, QUERY, TREE } from "../helpers/arbitraries.ts";
 import { allPages, type Engine, engine } from "../helpers/engine.ts";

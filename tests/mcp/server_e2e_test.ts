@@ -2,7 +2,7 @@
  * End to end: the server spawned over stdio, driven by the SDK Client.
  */
 import assert from "node:assert/strict";
-import { encodeCursor } from "../../src/search/cursor.ts";
+import { encodeCursor } from "../../src/query/cursor.ts";
 import { connect, type Connection, rawSession, textOf } from "../helpers/server.ts";
 import { DAY, makeTree, T0, type TempTree } from "../helpers/tree.ts";
 import { sanitize } from "../helpers/sanitize.ts";

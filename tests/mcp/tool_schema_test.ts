@@ -16,8 +16,8 @@ import { z } from "zod";
 import type { Config } from "../../src/config.ts";
 import { DEFAULT_LIMITS, DEFAULT_MAX_RESULT_CHARS } from "../../src/config.ts";
 import { SEARCH_INPUT_SCHEMA, SEARCH_TOOL } from "../../src/mcp/tool_schema.ts";
-import { argumentsShape, DEFAULT_LIMIT, parseArguments } from "../../src/search/arguments.ts";
-import { SORTS, TIME_FIELDS } from "../../src/search/request.ts";
+import { argumentsShape, DEFAULT_LIMIT, parseArguments } from "../../src/query/arguments.ts";
+import { SORTS, TIME_FIELDS } from "../../src/query/request.ts";
 
 interface JsonProperty {
   type?: string | string[];

@@ -8,8 +8,13 @@
 import { z } from "zod";
 import { type Config, findRoot } from "../config.ts";
 import { ToolError } from "../errors.ts";
-import { hostRules, isWithin, normalizeAbsolute } from "../security/path_guard.ts";
-import { type Guard, strictGuard } from "../security/guard.ts";
+import {
+  type Guard,
+  hostRules,
+  isWithin,
+  normalizeAbsolute,
+  strictGuard,
+} from "../security/mod.ts";
 import { decodeCursor, queryHash } from "./cursor.ts";
 import { compileGlob, GlobSyntaxError } from "./glob.ts";
 import {

@@ -6,10 +6,9 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import type { ScanOutcome } from "./collector.ts";
-import type { SearchRequest } from "./request.ts";
-import type { ScanProgress } from "./scan.ts";
-import type { IndexReport, ScanReply, ScanTask } from "./worker_protocol.ts";
+import type { ScanOutcome, ScanProgress } from "../walk/mod.ts";
+import type { SearchRequest } from "../query/mod.ts";
+import type { ScanReply, ScanTask } from "./worker_protocol.ts";
 
 /** How long a worker may take to start a scan (load its code) before it counts as hung. */
 const START_ALLOWANCE_MS = 5000;
@@ -30,8 +29,8 @@ export interface TaskOptions {
    * Default false.
    */
   keepOnCancel?: boolean;
-  /** An index worker's report on its index, with its answer. */
-  onIndex?: (report: IndexReport) => void;
+  /** What the worker says about itself with its answer (`answerScan`'s `report`). */
+  onReport?: (report: unknown) => void;
 }
 
 /** A running task: its outcome, and a way to give it up (the server is closing). */
@@ -108,7 +107,7 @@ export function runTask(worker: Worker, request: SearchRequest, options: TaskOpt
       return;
     }
     if (reply.type === "done") {
-      if (reply.index) options.onIndex?.(reply.index);
+      if (reply.report !== undefined) options.onReport?.(reply.report);
       answer(() => resolve(reply.outcome));
     } else if (reply.type === "error") answer(() => reject(ToolError.fromData(reply.error)));
     else if (reply.type === "cancelled") answer(() => reject(aborted()));

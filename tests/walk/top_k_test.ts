@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { keyOrder } from "../../src/search/order.ts";
-import { TopK } from "../../src/search/top_k.ts";
+import { keyOrder } from "../../src/query/order.ts";
+import { TopK } from "../../src/walk/top_k.ts";
 
 const byNumber = (a: number, b: number) => a - b;
 

@@ -13,8 +13,7 @@
  * @module
  */
 import type { Match } from "./filter.ts";
-import { comparePaths, keyOrder } from "./order.ts";
-import type { SearchRequest } from "./request.ts";
+import { comparePaths, keyOrder, type SearchRequest } from "../query/mod.ts";
 import { TopK } from "./top_k.ts";
 import type { StopReason, WalkEnd, WalkStats } from "./walk.ts";
 

@@ -6,13 +6,10 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { ScanOutcome } from "./collector.ts";
-import type { Match } from "./filter.ts";
-import { comparePaths, keyOrder } from "./order.ts";
-import type { Position, SearchRequest } from "./request.ts";
-import type { ScanProgress } from "./scan.ts";
-import type { Scanner } from "./scanner.ts";
+import type { Clock } from "../ports/mod.ts";
+import type { Match, ScanOutcome, ScanProgress } from "../walk/mod.ts";
+import { comparePaths, keyOrder, type Position, type SearchRequest } from "../query/mod.ts";
+import type { Scanner } from "../workers/mod.ts";
 import { type Snapshot, SnapshotCache, type SnapshotCacheOptions } from "./snapshot_cache.ts";
 
 /** Counts of the work behind one page (contract §8, §11). */

@@ -12,10 +12,9 @@
  */
 import ignore from "ignore";
 import { isFsError } from "../errors.ts";
-import type { FsPort } from "../ports/fs.ts";
-import { hostRules } from "../security/path_guard.ts";
-import { compileGlob } from "./glob.ts";
-import type { Filter } from "./request.ts";
+import type { FsPort } from "../ports/mod.ts";
+import { hostRules } from "../security/mod.ts";
+import { compileGlob, type Filter } from "../query/mod.ts";
 
 /** The ignore files of one folder, in the order their rules are added: `.ignore` wins. */
 const IGNORE_FILES = [".gitignore", ".ignore"] as const;

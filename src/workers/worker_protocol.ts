@@ -4,9 +4,14 @@
  * @module
  */
 import { ToolError, type ToolErrorData } from "../errors.ts";
-import type { ScanOutcome } from "./collector.ts";
-import type { SearchRequest } from "./request.ts";
-import { scan, ScanCancelled, type ScanProgress, type ScanTools } from "./scan.ts";
+import {
+  scan,
+  ScanCancelled,
+  type ScanOutcome,
+  type ScanProgress,
+  type ScanTools,
+} from "../walk/mod.ts";
+import type { SearchRequest } from "../query/mod.ts";
 
 /** Server to worker: run one scan. */
 export interface ScanTask {
@@ -19,21 +24,12 @@ export interface ScanTask {
   cancel?: Int32Array;
 }
 
-/** An index worker's report on its index (contract §18), sent with each answer. */
-export interface IndexReport {
-  /** Entries the index holds (when it overflowed: held then). */
-  entries: number;
-  /** The index's memory budget in bytes (from the worker's heap). */
-  budgetBytes: number;
-  /** The index passed `INDEX_MAX_ENTRIES` or its memory budget and was dropped. */
-  overflowed: "entries" | "memory" | null;
-}
-
 /** Worker to server: the scan started, a progress report, or how the scan ended. */
 export type ScanReply =
   | { id: number; type: "started" }
   | { id: number; type: "progress"; progress: ScanProgress }
-  | { id: number; type: "done"; outcome: ScanOutcome; index?: IndexReport }
+  /** `report`: what a worker adds about itself, for whoever started it (opaque here). */
+  | { id: number; type: "done"; outcome: ScanOutcome; report?: unknown }
   | { id: number; type: "error"; error: ToolErrorData }
   /** The scan stopped because its call was cancelled (`ScanTask.cancel`). */
   | { id: number; type: "cancelled" }
@@ -66,14 +62,14 @@ export type RunScan = (
 ) => Promise<ScanOutcome>;
 
 /**
- * Answers one task with `tools` (or with `run`); `report` adds what an index worker says
- * about its index.
+ * Answers one task with `tools` (or with `run`); `report` adds what the worker says about
+ * itself to each answer.
  */
 export async function answerScan(
   scope: Pick<WorkerScope, "postMessage">,
   tools: ScanTools,
   task: ScanTask,
-  report?: () => IndexReport,
+  report?: () => unknown,
   run: RunScan = (request, onProgress, cancelled) => scan(request, tools, onProgress, cancelled),
 ): Promise<void> {
   const { id, request, cancel } = task;
@@ -84,7 +80,7 @@ export async function answerScan(
       (progress) => scope.postMessage({ id, type: "progress", progress }),
       () => cancel !== undefined && Atomics.load(cancel, 0) !== 0,
     );
-    scope.postMessage({ id, type: "done", outcome, ...(report ? { index: report() } : {}) });
+    scope.postMessage({ id, type: "done", outcome, ...(report ? { report: report() } : {}) });
   } catch (err) {
     if (err instanceof ScanCancelled) {
       scope.postMessage({ id, type: "cancelled" });

@@ -7,8 +7,8 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import { type Clock, systemClock } from "../ports/clock.ts";
-import type { ScanOutcome } from "./collector.ts";
+import { type Clock, systemClock } from "../ports/mod.ts";
+import type { ScanOutcome } from "../walk/mod.ts";
 
 /** Options of {@linkcode HungRoots}. */
 export interface HungRootsOptions {

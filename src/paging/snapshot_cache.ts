@@ -7,9 +7,9 @@
  *
  * @module
  */
-import type { Clock } from "../ports/clock.ts";
-import type { Match } from "./filter.ts";
-import type { SortKey } from "./request.ts";
+import type { Clock } from "../ports/mod.ts";
+import type { Match } from "../walk/mod.ts";
+import type { SortKey } from "../query/mod.ts";
 
 /** Options of {@linkcode SnapshotCache}; the defaults suit a desktop machine. */
 export interface SnapshotCacheOptions {

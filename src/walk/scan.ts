@@ -6,14 +6,12 @@
  * @module
  */
 import { fromFsError, isFsError, symlinkEscape } from "../errors.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { FsPort } from "../ports/fs.ts";
-import type { Guard } from "../security/guard.ts";
-import { LeftRootError, resolveStart } from "../security/realpath_guard.ts";
+import type { Clock, FsPort } from "../ports/mod.ts";
+import { type Guard, LeftRootError, resolveStart } from "../security/mod.ts";
 import { Collector, type EntryCounts, type ScanOutcome } from "./collector.ts";
 import { compileExclusion } from "./exclusion.ts";
 import { compileFilter, type Match } from "./filter.ts";
-import { depthLimit, type SearchRequest } from "./request.ts";
+import { depthLimit, type SearchRequest } from "../query/mod.ts";
 import { walk, type WalkEntry, type WalkStats } from "./walk.ts";
 
 /** What a scan reads with: the file system, the clock and layer 1 of the sandbox. */

@@ -6,11 +6,10 @@
  *
  * @module
  */
-import type { Clock } from "../ports/clock.ts";
-import { mergeShares, type ScanOutcome } from "./collector.ts";
+import type { Clock } from "../ports/mod.ts";
+import { mergeShares, type ScanOutcome, type ScanProgress } from "../walk/mod.ts";
 import { HungRoots } from "./hung_roots.ts";
-import type { SearchRequest } from "./request.ts";
-import type { ScanProgress } from "./scan.ts";
+import type { SearchRequest } from "../query/mod.ts";
 import { type PoolCounts, WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
 import { runTask } from "./worker_task.ts";
 

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { ToolError } from "../../src/errors.ts";
-import type { SearchRequest } from "../../src/search/request.ts";
-import { WorkerScanner } from "../../src/search/scanner.ts";
+import type { SearchRequest } from "../../src/query/request.ts";
+import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { seamWorkerUrl } from "../helpers/seam.ts";
 import { searchRequest } from "../helpers/request.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { compileGlob } from "./glob.ts";
-import type { Filter, SortKey } from "./request.ts";
+import { compileGlob, type Filter, type SortKey } from "../query/mod.ts";
 
 /** One matching entry, with times as epoch milliseconds; `time` is its sort time. */
 export interface Match extends SortKey {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { comparePaths, keyOrder } from "../../src/search/order.ts";
-import { type SortKey, SORTS } from "../../src/search/request.ts";
+import { comparePaths, keyOrder } from "../../src/query/order.ts";
+import { type SortKey, SORTS } from "../../src/query/request.ts";
 
 function sortBy(sort: (typeof SORTS)[number], keys: SortKey[]): string[] {
   return [...keys].sort(keyOrder(sort)).map((k) => `${k.time}:${k.path}`);

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { ToolError } from "../../src/errors.ts";
-import { WorkerScanner } from "../../src/search/scanner.ts";
+import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { type RequestChanges, searchRequest } from "../helpers/request.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 

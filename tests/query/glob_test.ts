@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compileGlob } from "../../src/search/glob.ts";
+import { compileGlob } from "../../src/query/glob.ts";
 
 function check(glob: string, yes: string[], no: string[]): void {
   const match = compileGlob(glob);

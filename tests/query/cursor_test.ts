@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { ToolError } from "../../src/errors.ts";
-import { decodeCursor, encodeCursor, queryHash as hashOf } from "../../src/search/cursor.ts";
-import { type Position, type SearchRequest, type Sort, SORTS } from "../../src/search/request.ts";
+import { decodeCursor, encodeCursor, queryHash as hashOf } from "../../src/query/cursor.ts";
+import { type Position, type SearchRequest, type Sort, SORTS } from "../../src/query/request.ts";
 
 const Q = "query-hash-1";
 

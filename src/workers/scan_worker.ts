@@ -7,9 +7,8 @@
  *
  * @module
  */
-import { systemClock } from "../ports/clock.ts";
-import { denoFs } from "../ports/fs.ts";
-import { strictGuard } from "../security/guard.ts";
+import { denoFs, systemClock } from "../ports/mod.ts";
+import { strictGuard } from "../security/mod.ts";
 import { answerScans, type WorkerScope } from "./worker_protocol.ts";
 
 answerScans(self as unknown as WorkerScope, {

@@ -12,11 +12,8 @@
  */
 import type { Limits } from "../config.ts";
 import { isFsError } from "../errors.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { FsPort } from "../ports/fs.ts";
-import type { Guard } from "../security/guard.ts";
-import { hostRules } from "../security/path_guard.ts";
-import { assertStillInside, LeftRootError } from "../security/realpath_guard.ts";
+import type { Clock, FsPort } from "../ports/mod.ts";
+import { assertStillInside, type Guard, hostRules, LeftRootError } from "../security/mod.ts";
 import type { Exclusion } from "./exclusion.ts";
 
 /** Why a walk stopped early. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatTime, parseDateTime } from "../../src/search/time.ts";
+import { formatTime, parseDateTime } from "../../src/query/time.ts";
 
 /** Epoch ms of a UTC calendar time, without Date.UTC's mapping of years 0..99 to 19xx. */
 function utc(

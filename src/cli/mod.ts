@@ -1,0 +1,9 @@
+/**
+ * The command line: the same search as a person types it, printed as a table.
+ *
+ * May import: search, workers, paging, query, walk, security, ports, config.ts, errors.ts,
+ * presentation.ts.
+ *
+ * @module
+ */
+export { type CliIo, runCli, USAGE } from "./cli.ts";

@@ -1,0 +1,37 @@
+/**
+ * The query and its contract: the tool's arguments checked in the contract's order into
+ * one `SearchRequest`, its times, globs and orders, and cursors with the query hash
+ * (contract §5-§10). Pure: no file system, no workers.
+ *
+ * May import: security, config.ts, errors.ts.
+ *
+ * @module
+ */
+export {
+  DEFAULT_LIMIT,
+  MAX_CURSOR_LENGTH,
+  MAX_EXCLUDES,
+  MAX_GLOB_LENGTH,
+  MAX_PATH_LENGTH,
+  parseArguments,
+  type ParsedArguments,
+} from "./arguments.ts";
+export { CURSOR_VERSION, decodeCursor, encodeCursor, queryHash } from "./cursor.ts";
+export { compileGlob, GlobSyntaxError, type PathMatcher } from "./glob.ts";
+export { comparePaths, type KeyOrder, keyOrder } from "./order.ts";
+export {
+  depthLimit,
+  type Filter,
+  type Position,
+  type SearchRequest,
+  type Share,
+  type Sort,
+  type SortKey,
+  SORTS,
+  type Start,
+  TIME_FIELDS,
+  type TimeField,
+  WHOLE,
+  withTimeSpent,
+} from "./request.ts";
+export { formatTime, parseDateTime } from "./time.ts";

@@ -1,0 +1,23 @@
+/**
+ * Layer 1 of the sandbox (contract §13): the lexical rules for `path`, containment by
+ * segments, and the realpath checks of the start path and of each folder before it is read.
+ *
+ * May import: ports, errors.ts.
+ *
+ * @module
+ */
+export { type Guard, strictGuard } from "./guard.ts";
+export {
+  comparisonKey,
+  hostRules,
+  isWithin,
+  normalizeAbsolute,
+  type PathRules,
+} from "./path_guard.ts";
+export {
+  assertStillInside,
+  LeftRootError,
+  type ResolvedStart,
+  resolveStart,
+} from "./realpath_guard.ts";
+export { normalizeRelativePath } from "./relative_path.ts";

@@ -1,0 +1,20 @@
+/**
+ * The walk engine: one scan (or one share of it) over a file-system port, in path order,
+ * with the compiled filter (kind, glob, one lstat, the time window), excludes and ignore
+ * files, and a collector that keeps exactly what a page needs (contract §7-§11, §17). It
+ * runs wherever it is given a port: in a scan worker, or over the live index.
+ *
+ * May import: query, security, ports, config.ts, errors.ts.
+ *
+ * @module
+ */
+export { type Collected, type EntryCounts, mergeShares, type ScanOutcome } from "./collector.ts";
+export { type Match } from "./filter.ts";
+export {
+  PROGRESS_INTERVAL_MS,
+  scan,
+  ScanCancelled,
+  type ScanProgress,
+  type ScanTools,
+} from "./scan.ts";
+export { type StopReason, type WalkStats } from "./walk.ts";
