@@ -100,32 +100,33 @@ export function decodeCursor(text: string, sort: Sort, q: string): Position {
 }
 
 /**
- * A short, stable hash of everything that defines a query's result set
- * (not sort, limit or cursor), so a cursor cannot be replayed on another query.
- * The same inputs give the same hash across restarts.
+ * A short, stable hash of everything that defines a query's result set (contract §10):
+ * derived from the query object itself, its root, its start and every key of its filter
+ * (the resolved time bounds among them), never from a hand-kept list of fields, so a new
+ * filter input cannot be left out. Sort, limit and cursor are not part of it. The same
+ * query gives the same hash across restarts (a fixed hash function over canonical JSON).
  */
 export function queryHash(query: Pick<SearchRequest, "root" | "start" | "filter">): string {
-  // root, path, timeField, from, to, glob, recursive, maxDepth, the include flags,
-  // exclude (the call's and the server's) and respectIgnoreFiles.
   const { root, start, filter } = query;
-  const canonical = JSON.stringify([
-    root.path,
-    start.path,
-    filter.timeField,
-    filter.from,
-    filter.to,
-    filter.glob,
-    start.recursive,
-    start.recursive ? start.maxDepth : null,
-    filter.includeFiles,
-    filter.includeDirectories,
-    filter.includeUnknownTime,
-    // Added in 0.2: only when used, so the hashes of earlier queries stay as they were.
-    ...(filter.exclude.length > 0 || filter.respectIgnoreFiles
-      ? [filter.exclude, filter.respectIgnoreFiles]
-      : []),
-  ]);
-  return createHash("sha256").update(canonical).digest("base64url").slice(0, 12);
+  const normalized = {
+    root: root.path,
+    // A depth limit means nothing without recursion.
+    start: { ...start, maxDepth: start.recursive ? start.maxDepth : null },
+    filter,
+  };
+  return createHash("sha256").update(canonicalJson(normalized)).digest("base64url").slice(0, 12);
+}
+
+/** JSON with every object's keys in sorted order: the same value, the same text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value).sort().map((key) =>
+      `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`
+    );
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
 
 function parsePayload(text: string): Record<string, unknown> {

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { loadConfig } from "../../src/config.ts";
+import { parseArguments } from "../../src/query/arguments.ts";
 import fc from "npm:fast-check@4.10.2";
 import { ToolError } from "../../src/errors.ts";
 import { decodeCursor, encodeCursor, queryHash as hashOf } from "../../src/query/cursor.ts";
@@ -305,11 +307,11 @@ Deno.test("queryHash() is stable for the same input", () => {
   assert.equal(queryHash(BASE), queryHash({ ...BASE, root: { ...BASE.root } }));
 });
 
-Deno.test("queryHash() keeps its value across releases (fixed hash function)", () => {
-  // Computed once: the first 12 base64url characters of the SHA-256 of
-  // ["/srv/docs","notes/2025","modified",1765756800000,null,"**/*.md",true,null,true,false,false].
-  // If this changes, cursors handed out before an upgrade stop working.
-  assert.equal(queryHash(BASE), "gkQEAvmXp2Wt");
+Deno.test("queryHash() keeps its value across restarts (fixed hash function)", () => {
+  // Computed once: the first 12 base64url characters of the SHA-256 of the canonical JSON
+  // (keys sorted) of {root, start, filter}. If this changes, cursors handed out before an
+  // upgrade stop working (it changed once, in 0.2, when the hash became derived).
+  assert.equal(queryHash(BASE), "taMtH8wbAZkB");
 });
 
 Deno.test("queryHash() is short and base64url", () => {
@@ -359,4 +361,85 @@ Deno.test("queryHash() ignores maxDepth when recursive is false", () => {
   const flat = { ...BASE, recursive: false };
   assert.equal(queryHash({ ...flat, maxDepth: 3 }), queryHash({ ...flat, maxDepth: null }));
   assert.equal(queryHash({ ...flat, maxDepth: 0 }), queryHash({ ...flat, maxDepth: 7 }));
+});
+
+// ---- queryHash over real requests ----
+
+/** Tool arguments of every kind the query takes (what parseArguments() turns into a request). */
+const ARGUMENTS = fc.record({
+  timeField: fc.constantFrom("modified", "created"),
+  path: fc.option(fc.constantFrom("notes", "notes/2025", "a b"), { nil: undefined }),
+  from: fc.option(fc.constantFrom("2025-01-01T00:00:00Z", "2025-06-01T12:00:00+09:00"), {
+    nil: undefined,
+  }),
+  to: fc.option(fc.constantFrom("2026-01-01T00:00:00Z"), { nil: undefined }),
+  glob: fc.option(fc.constantFrom("**/*.md", "*", "docs/**"), { nil: undefined }),
+  recursive: fc.option(fc.boolean(), { nil: undefined }),
+  maxDepth: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+  includeFiles: fc.option(fc.boolean(), { nil: undefined }),
+  includeDirectories: fc.option(fc.boolean(), { nil: undefined }),
+  includeUnknownTime: fc.option(fc.boolean(), { nil: undefined }),
+  exclude: fc.option(fc.array(fc.constantFrom("**/node_modules", "dist/**")), { nil: undefined }),
+  respectIgnoreFiles: fc.option(fc.boolean(), { nil: undefined }),
+}).map((a) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)));
+
+/** Every leaf of `value` below `prefix`, as [path, value]. */
+function leaves(value: unknown, prefix: string[] = []): [string[], unknown][] {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    return Object.entries(value).flatMap(([k, v]) => leaves(v, [...prefix, k]));
+  }
+  return [[prefix, value]];
+}
+
+/** `value` changed into another value of its kind. */
+function changed(value: unknown): unknown {
+  if (typeof value === "boolean") return !value;
+  if (typeof value === "number") return value + 1;
+  if (typeof value === "string") return value + "x";
+  if (Array.isArray(value)) return [...value, "x"];
+  return 0; // null
+}
+
+/** A copy of `object` with the leaf at `path` set to `value`. */
+function withLeaf<T>(object: T, path: string[], value: unknown): T {
+  const copy = structuredClone(object) as Record<string, unknown>;
+  let at = copy;
+  for (const key of path.slice(0, -1)) at = at[key] as Record<string, unknown>;
+  at[path.at(-1)!] = value;
+  return copy as T;
+}
+
+Deno.test("queryHash() of a real request changes with every key of its root, start and filter, and with nothing else", () => {
+  const config = loadConfig({
+    env: (name) => ({ ALLOW_ROOTS: "/" } as Record<string, string>)[name],
+  });
+  fc.assert(
+    fc.property(ARGUMENTS, fc.constantFrom("time_desc", "time_asc", "path_asc"), (args, sort) => {
+      const { request } = parseArguments(args, config);
+      const base = hashOf(request);
+      const query = {
+        root: { path: request.root.path },
+        start: request.start,
+        filter: request.filter,
+      };
+      for (const [path, value] of leaves(query)) {
+        // maxDepth means nothing without recursion (contract §8): the hash ignores it then.
+        if (path.join(".") === "start.maxDepth" && !request.start.recursive) continue;
+        const other = withLeaf(request, path, changed(value));
+        assert.notEqual(hashOf(other), base, `changing ${path.join(".")} kept the hash`);
+      }
+      // What is not the query: the order, the page size, where the page starts.
+      const { sort: _s, ...rest } = args as Record<string, unknown>;
+      const again = parseArguments({ ...rest, sort, limit: 7 }, config).request;
+      const withAfter: SearchRequest = {
+        ...again,
+        after: { key: { time: 1, path: "a" }, boundary: "a" },
+      };
+      assert.equal(
+        hashOf(withAfter),
+        base,
+      );
+    }),
+    { numRuns: 200 },
+  );
 });
