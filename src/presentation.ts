@@ -6,6 +6,7 @@
  */
 import type { ToolError } from "./errors.ts";
 import type { SearchResult } from "./search/search_by_time.ts";
+import { isWalkOrder } from "./query/order.ts";
 import { formatTime } from "./query/time.ts";
 
 /**
@@ -61,7 +62,7 @@ export function summaryLine(result: SearchResult, now?: number): string {
   if (output.stats.truncated) {
     parts.push(
       "The scan reached a server limit, so this page covers only part of the tree; call again with 'cursor' set to nextCursor to continue" +
-        (request.order === "path_asc"
+        (isWalkOrder(request.order)
           ? "."
           : " (after a truncated scan, time order holds within each page only)."),
     );

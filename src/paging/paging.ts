@@ -8,7 +8,13 @@
 import { ToolError } from "../errors.ts";
 import type { Clock } from "../ports/mod.ts";
 import type { Match, ScanOutcome, ScanProgress } from "../walk/mod.ts";
-import { comparePaths, keyOrder, type Position, type SearchRequest } from "../query/mod.ts";
+import {
+  comparePaths,
+  isWalkOrder,
+  keyOrder,
+  type Position,
+  type SearchRequest,
+} from "../query/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 import { type Snapshot, SnapshotCache, type SnapshotCacheOptions } from "./snapshot_cache.ts";
 
@@ -140,7 +146,7 @@ function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
     ? kept[kept.length - 1]!.path
     : stopped.boundary;
   return {
-    matches: order === "path_asc" ? kept : kept.sort(keyOrder(order)),
+    matches: isWalkOrder(order) ? kept : kept.sort(keyOrder(order)),
     next: { key: after?.key ?? null, boundary },
     truncated: true,
     stats,
@@ -222,7 +228,7 @@ function cut(page: Page, request: SearchRequest, n: number): Page {
   }
   const kept = [...page.matches].sort((a, b) => comparePaths(a.path, b.path)).slice(0, n);
   const next = { key: request.after?.key ?? null, boundary: kept[n - 1]!.path };
-  const matches = request.order === "path_asc" ? kept : kept.sort(keyOrder(request.order));
+  const matches = isWalkOrder(request.order) ? kept : kept.sort(keyOrder(request.order));
   return { ...page, matches, next, cutForSize: true };
 }
 

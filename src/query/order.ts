@@ -42,3 +42,12 @@ const ORDERS: Record<Sort, KeyOrder> = {
 export function keyOrder(sort: Sort): KeyOrder {
   return ORDERS[sort];
 }
+
+/**
+ * Whether `sort` is the walk's own order (path order, contract §11): then the walk
+ * yields matches already in order, can stop once a page is full, and a cursor's key is
+ * also a walk position.
+ */
+export function isWalkOrder(sort: Sort): boolean {
+  return sort === "path_asc";
+}

@@ -92,9 +92,13 @@ export interface SearchRequest {
   keepAll: number;
 }
 
-/** The effective depth limit of a recursive request. */
-export function depthLimit(request: SearchRequest): number {
-  return request.start.maxDepth ?? request.limits.maxDepth;
+/**
+ * How deep a walk from the start goes (contract §8): `maxDepth`, or the server's
+ * `MAX_DEPTH` when it is omitted; 1 (the start's own entries) when not recursive.
+ */
+export function depthLimit(request: Pick<SearchRequest, "start" | "limits">): number {
+  const { start, limits } = request;
+  return start.recursive ? start.maxDepth ?? limits.maxDepth : 1;
 }
 
 /**

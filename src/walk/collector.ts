@@ -13,7 +13,7 @@
  * @module
  */
 import type { Match } from "./filter.ts";
-import { comparePaths, keyOrder, type SearchRequest } from "../query/mod.ts";
+import { comparePaths, isWalkOrder, keyOrder, type SearchRequest } from "../query/mod.ts";
 import { TopK } from "./top_k.ts";
 import type { StopReason, WalkEnd, WalkStats } from "./walk.ts";
 
@@ -86,7 +86,7 @@ export class Collector {
       if (this.#all.length < keepAll) this.#all.push(match);
       else this.#all = null; // too many to keep (time orders): memory stays bounded
     }
-    if (order !== "path_asc") return false;
+    if (!isWalkOrder(order)) return false;
     // path_asc: once limit + 1 matches are in (or, when keeping all, `keepAll` of
     // them), nothing later in the walk can be among them.
     if (this.#all === null) this.#stoppedEarly = this.#first.size > limit;
@@ -104,7 +104,7 @@ export class Collector {
     const { order, limit, after } = this.#request;
     // A path_asc walk that keeps all goes past its page; if a limit stops it there,
     // the page itself is still complete, as it is for a walk that stopped early.
-    const pageFull = order === "path_asc" && this.#first.size > limit;
+    const pageFull = isWalkOrder(order) && this.#first.size > limit;
     const stopped = end.complete || pageFull
       ? null
       : { reason: end.reason, boundary: end.boundary };
@@ -112,7 +112,7 @@ export class Collector {
     // The walk saw the whole query unless it resumed after a boundary, sought to a
     // path_asc key (scan.ts), or ended early.
     const sawAll = end.complete && !this.#stoppedEarly &&
-      (after === null || (after.boundary === null && order !== "path_asc"));
+      (after === null || (after.boundary === null && !isWalkOrder(order)));
     return {
       stopped,
       collected: {
@@ -156,7 +156,7 @@ export function mergeShares(outcomes: ScanOutcome[], request: Needs): ScanOutcom
   }
   // path_asc ends as soon as limit + 1 matches are in: if they all lie at or before the
   // boundary, one whole scan would have ended there, complete, before any limit.
-  const filled = request.order === "path_asc" ? firstMatches[request.limit] : undefined;
+  const filled = isWalkOrder(request.order) ? firstMatches[request.limit] : undefined;
   if (stopped && filled && filled.path <= stopped.boundary) stopped = null;
 
   const totals = outcomes.map((o) => o.collected.total);

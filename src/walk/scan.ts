@@ -11,7 +11,7 @@ import { type Guard, LeftRootError, resolveStart } from "../security/mod.ts";
 import { Collector, type EntryCounts, type ScanOutcome } from "./collector.ts";
 import { compileExclusion } from "./exclusion.ts";
 import { compileFilter, type Match } from "./filter.ts";
-import { depthLimit, type SearchRequest } from "../query/mod.ts";
+import { depthLimit, isWalkOrder, type SearchRequest } from "../query/mod.ts";
 import { walk, type WalkEntry, type WalkStats } from "./walk.ts";
 
 /** What a scan reads with: the file system, the clock and layer 1 of the sandbox. */
@@ -118,7 +118,7 @@ export async function scan(
   // path_asc: a cursor's key is a walk position too, so the walk seeks straight to it.
   let resumeAfter = after?.boundary ?? null;
   const key = after?.key;
-  if (request.order === "path_asc" && key && (resumeAfter === null || key.path > resumeAfter)) {
+  if (isWalkOrder(request.order) && key && (resumeAfter === null || key.path > resumeAfter)) {
     resumeAfter = key.path;
   }
   const end = await onStartPath(start.path, () =>
@@ -129,7 +129,7 @@ export async function scan(
         startPath: start.path,
         startIsDirectory: resolved.isDirectory,
         visitStart: !resolved.isDirectory || (start.recursive && start.path !== ""),
-        maxDepth: !resolved.isDirectory ? 0 : start.recursive ? depthLimit(request) : 1,
+        maxDepth: depthLimit(request), // a file start is only itself, at any depth
         rootReal: root.realPath,
         guard,
         boundary: resumeAfter,

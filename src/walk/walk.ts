@@ -12,9 +12,10 @@
  */
 import type { Limits } from "../config.ts";
 import { isFsError } from "../errors.ts";
-import type { Clock, FsPort } from "../ports/mod.ts";
-import { assertStillInside, type Guard, hostRules, LeftRootError } from "../security/mod.ts";
+import { type Clock, type FsPort, systemClock } from "../ports/mod.ts";
+import { type Guard, hostRules, LeftRootError, strictGuard } from "../security/mod.ts";
 import type { Exclusion } from "./exclusion.ts";
+import { folderOf, type Listing, readListing } from "./read_listing.ts";
 
 /** Why a walk stopped early. */
 export type StopReason = "files" | "directories" | "timeout";
@@ -31,33 +32,104 @@ export interface WalkStats {
   excluded: number;
 }
 
-/** Options of {@linkcode walk}. */
+/** Options of {@linkcode walk}, in the manner of std's `WalkOptions`: all but where to start optional. */
 export interface WalkOptions {
   /** Absolute path of the start: real, except that a last component that is a link stays one. */
   startAbs: string;
-  /** Root-relative path of the start (`""` for the root itself). */
-  startPath: string;
-  /** Whether the start is a directory (else only the start itself can be visited). */
-  startIsDirectory: boolean;
-  /** Whether the start itself is visited, at depth 0. */
-  visitStart: boolean;
-  /** Deepest depth visited; directories at this depth are not read. */
-  maxDepth: number;
-  /** Real path of the root: a directory whose real path leaves it is skipped, not read. */
-  rootReal: string;
-  /** Layer 1's containment check. */
-  guard: Guard;
-  /** Resume strictly after this path (a cursor's boundary); `null` for the start. */
-  boundary: string | null;
+  /**
+   * Root-relative path of the start (`""` for the root itself).
+   *
+   * @default {""}
+   */
+  startPath?: string;
+  /**
+   * Whether the start is a directory (else only the start itself can be visited).
+   *
+   * @default {true}
+   */
+  startIsDirectory?: boolean;
+  /**
+   * Whether the start itself is visited, at depth 0.
+   *
+   * @default {false}
+   */
+  visitStart?: boolean;
+  /**
+   * Deepest depth visited; directories at this depth are not read.
+   *
+   * @default {Infinity}
+   */
+  maxDepth?: number;
+  /**
+   * Real path of the root: a directory whose real path leaves it is skipped, not read.
+   *
+   * @default {startAbs}
+   */
+  rootReal?: string;
+  /**
+   * Layer 1's containment check.
+   *
+   * @default {strictGuard}
+   */
+  guard?: Guard;
+  /**
+   * Resume strictly after this path (a cursor's boundary); `null` for the start.
+   *
+   * @default {null}
+   */
+  boundary?: string | null;
   /**
    * Stop before visiting a file past `maxFilesScanned` files or reading a listing past
    * `maxDirectoriesScanned` listings, or once `scanTimeoutMs` have passed since `startedAt`.
+   *
+   * @default {no limit}
    */
-  limits: Pick<Limits, "maxFilesScanned" | "maxDirectoriesScanned" | "scanTimeoutMs">;
-  startedAt: number;
-  clock: Clock;
-  /** What to leave out: such entries are not visited, such folders not descended into. */
+  limits?: Pick<Limits, "maxFilesScanned" | "maxDirectoriesScanned" | "scanTimeoutMs">;
+  /**
+   * When the time limit counts from.
+   *
+   * @default {clock.now()}
+   */
+  startedAt?: number;
+  /**
+   * The clock of the time limit.
+   *
+   * @default {systemClock}
+   */
+  clock?: Clock;
+  /**
+   * What to leave out: such entries are not visited, such folders not descended into.
+   *
+   * @default {null}
+   */
   exclusion?: Exclusion | null;
+}
+
+/** The options with every default applied: done once, when a walk starts. */
+type Walking = Required<WalkOptions>;
+
+const NO_LIMITS = {
+  maxFilesScanned: Infinity,
+  maxDirectoriesScanned: Infinity,
+  scanTimeoutMs: Infinity,
+};
+
+function withDefaults(options: WalkOptions): Walking {
+  const clock = options.clock ?? systemClock;
+  return {
+    startAbs: options.startAbs,
+    startPath: options.startPath ?? "",
+    startIsDirectory: options.startIsDirectory ?? true,
+    visitStart: options.visitStart ?? false,
+    maxDepth: options.maxDepth ?? Infinity,
+    rootReal: options.rootReal ?? options.startAbs,
+    guard: options.guard ?? strictGuard,
+    boundary: options.boundary ?? null,
+    limits: options.limits ?? NO_LIMITS,
+    startedAt: options.startedAt ?? clock.now(),
+    clock,
+    exclusion: options.exclusion ?? null,
+  };
 }
 
 /** One entry the walk visits. */
@@ -76,22 +148,6 @@ export interface WalkEntry {
 export type WalkEnd =
   | { complete: true }
   | { complete: false; reason: StopReason; boundary: string };
-
-/**
- * One directory's listing, compact: its keys in order (a name, or a directory's name
- * plus "/" for its subtree; names never hold "/") and which names are directories.
- * Deno's own entry objects are dropped as soon as they are read (they cost ~400 bytes
- * each, which matters for a folder of 200,000 entries).
- */
-interface Listing {
-  keys: string[];
-  directories: Set<string>;
-}
-
-/** The folder path of a listing's prefix: `""` or `"a/b"` for `"a/b/"`. */
-function folderOf(prefix: string): string {
-  return prefix === "" ? "" : prefix.slice(0, -1);
-}
 
 interface Frame {
   abs: string;
@@ -112,19 +168,16 @@ const SEP = hostRules.sep;
  * @example
  * ```ts
  * const stats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0, excluded: 0 };
- * await walk(denoFs, { startAbs: "/srv/docs", startPath: "", startIsDirectory: true,
- *   visitStart: false, maxDepth: 256, rootReal: "/srv/docs", guard: strictGuard,
- *   boundary: null, limits: { maxFilesScanned: Infinity, maxDirectoriesScanned: Infinity,
- *   scanTimeoutMs: Infinity }, startedAt: Date.now(), clock: systemClock },
- *   stats, (e) => console.log(e.path));
+ * await walk(denoFs, { startAbs: "/srv/docs" }, stats, (e) => console.log(e.path));
  * ```
  */
 export async function walk(
   fs: FsPort,
-  options: WalkOptions,
+  walkOptions: WalkOptions,
   stats: WalkStats,
   visit: (entry: WalkEntry) => boolean | void,
 ): Promise<WalkEnd> {
+  const options = withDefaults(walkOptions);
   const { boundary: after, clock, limits, exclusion } = options;
   const deadline = options.startedAt + limits.scanTimeoutMs;
   let boundary: string | null = null;
@@ -213,49 +266,4 @@ export async function walk(
 /** Whether every path starting with `prefix` is at or before the boundary `after`. */
 function whollyBefore(prefix: string, after: string | null): boolean {
   return after !== null && prefix !== "" && after > prefix && !after.startsWith(prefix);
-}
-
-/** Folders whose own size (as `lstat` reports it) is above this are streamed. */
-export const LARGE_DIRECTORY_BYTES = 1024 * 1024;
-
-/**
- * Reads and orders one directory's listing. A huge folder (by its own size: about
- * 30,000 entries on ext4) is read as a stream, so memory stays bounded; all others
- * in one synchronous call, which is several times faster.
- *
- * @throws `Deno.errors.*` from the listing, or {@linkcode LeftRootError}.
- */
-function readListing(
-  fs: FsPort,
-  abs: string,
-  prefix: string,
-  options: WalkOptions,
-  depth: number,
-): Listing | Promise<Listing> {
-  assertStillInside(fs, options.rootReal, abs, options.guard);
-  const listing: Listing = { keys: [], directories: new Set() };
-  const { exclusion } = options;
-  const wanted: string[] = [];
-  const add = (entry: Deno.DirEntry) => {
-    listing.keys.push(entry.name);
-    if (entry.isDirectory) {
-      listing.directories.add(entry.name);
-      if (depth < options.maxDepth) listing.keys.push(entry.name + "/");
-    } else if (entry.isFile && exclusion?.wantsFile(entry.name)) {
-      wanted.push(entry.name);
-    }
-  };
-  const done = () => {
-    listing.keys.sort(); // the default order compares UTF-16 code units, as `<` does
-    exclusion?.enter(folderOf(prefix), abs, wanted);
-    return listing;
-  };
-  if (!fs.holdsListing?.(abs) && fs.lstat(abs).size > LARGE_DIRECTORY_BYTES) {
-    return (async () => {
-      for await (const entry of fs.readDirStream(abs)) add(entry);
-      return done();
-    })();
-  }
-  for (const entry of fs.readDir(abs)) add(entry);
-  return done();
 }

@@ -9,7 +9,7 @@
 import type { Clock } from "../ports/mod.ts";
 import { mergeShares, type ScanOutcome, type ScanProgress } from "../walk/mod.ts";
 import { HungRoots } from "./hung_roots.ts";
-import type { SearchRequest } from "../query/mod.ts";
+import { isWalkOrder, type SearchRequest } from "../query/mod.ts";
 import { type PoolCounts, WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
 import { runTask } from "./worker_task.ts";
 
@@ -79,7 +79,7 @@ export class WorkerScanner implements Scanner {
   ): Promise<ScanOutcome> {
     // path_asc stops once its page is full, usually long before the end of the tree:
     // shares would each walk the same listings for little stat work, so it runs whole.
-    const shares = request.order === "path_asc" ? 1 : this.#parallelism;
+    const shares = isWalkOrder(request.order) ? 1 : this.#parallelism;
     // One share failing stops the others.
     const stop = new AbortController();
     const stopAll = () => stop.abort(signal?.reason);
