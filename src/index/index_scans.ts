@@ -10,7 +10,13 @@
  */
 import { getHeapStatistics } from "node:v8";
 import { type Clock, type FsPort, systemClock } from "../ports/mod.ts";
-import { scan, type ScanOutcome, type ScanProgress, type ScanTools } from "../walk/mod.ts";
+import {
+  scan,
+  type ScanOutcome,
+  type ScanPlan,
+  type ScanProgress,
+  type ScanTools,
+} from "../walk/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { answerScan, type ScanTask, type WorkerScope } from "../workers/mod.ts";
 import { strictGuard } from "../security/mod.ts";
@@ -81,8 +87,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         tools,
         message,
         report,
-        (request, onProgress, cancelled) =>
-          checkedScan(index, base, tools, request, onProgress, cancelled),
+        (request, plan, onProgress, cancelled) =>
+          checkedScan(index, base, tools, request, plan, onProgress, cancelled),
       );
     } else if (message.type === "record") {
       maxEntries = message.maxEntries;
@@ -103,13 +109,14 @@ async function checkedScan(
   disk: FsPort,
   tools: ScanTools,
   request: SearchRequest,
+  plan: ScanPlan,
   onProgress: (progress: ScanProgress) => void,
   cancelled: () => boolean,
 ): Promise<ScanOutcome> {
   const started = tools.clock.now();
   for (let attempt = 1;; attempt++) {
     const timed = withTimeSpent(request, tools.clock.now() - started);
-    const outcome = await scan(timed, tools, onProgress, cancelled);
+    const outcome = await scan(timed, tools, plan, onProgress, cancelled);
     const changed = checkFolders(disk, index, request.root.realPath, answerFolders(outcome));
     if (changed.length === 0) return outcome;
     if (attempt === ATTEMPTS) throw new IndexUnsettled();

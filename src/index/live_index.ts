@@ -16,9 +16,16 @@
 import type { Root } from "../config.ts";
 import { ToolError } from "../errors.ts";
 import { type Clock, systemClock } from "../ports/mod.ts";
-import type { ScanOutcome, ScanProgress } from "../walk/mod.ts";
-import { HungRoots, runTask, type Scanner, spawnSandboxed, type Task } from "../workers/mod.ts";
-import { type SearchRequest, WHOLE, withTimeSpent } from "../query/mod.ts";
+import { type ScanOutcome, WHOLE } from "../walk/mod.ts";
+import {
+  HungRoots,
+  type RunOptions,
+  runTask,
+  type Scanner,
+  spawnSandboxed,
+  type Task,
+} from "../workers/mod.ts";
+import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { RootWatch } from "./root_watch.ts";
@@ -98,18 +105,14 @@ export class LiveIndex implements Scanner {
     this.#order = roots.map((r) => r.path);
   }
 
-  async run(
-    request: SearchRequest,
-    signal?: AbortSignal,
-    onProgress?: (progress: ScanProgress) => void,
-  ): Promise<ScanOutcome> {
+  async run(request: SearchRequest, options: RunOptions = {}): Promise<ScanOutcome> {
     const madeAt = this.#clock.now();
     const root = this.#rootIndex(request.root);
     if (root.status.state === "watching") {
-      const answer = await this.#fromIndex(root, request, madeAt, signal, onProgress);
+      const answer = await this.#fromIndex(root, request, madeAt, options);
       if (answer) return answer;
     }
-    return this.#walk.run(withTimeSpent(request, this.#clock.now() - madeAt), signal, onProgress);
+    return this.#walk.run(withTimeSpent(request, this.#clock.now() - madeAt), options);
   }
 
   /** Each root's index, in the order of the roots. */
@@ -135,9 +138,9 @@ export class LiveIndex implements Scanner {
     root: RootIndex,
     request: SearchRequest,
     madeAt: number,
-    signal: AbortSignal | undefined,
-    onProgress: ((progress: ScanProgress) => void) | undefined,
+    options: RunOptions,
   ): Promise<ScanOutcome | null> {
+    const { signal, onProgress, keepAll = 0 } = options;
     const leave = await root.turns.take(this.#options.waitMs ?? 1000, signal);
     if (!leave) return null;
     let handedOver = false; // to the task, which leaves when its worker is done
@@ -145,10 +148,8 @@ export class LiveIndex implements Scanner {
       const flushed = await root.watch?.flush(this.#options.flushMs ?? 2000, signal);
       if (!flushed || root.status.state !== "watching") return null;
       const worker = root.index ??= this.#startIndex();
-      const task = runTask(worker, {
-        ...withTimeSpent(request, this.#clock.now() - madeAt),
-        share: WHOLE,
-      }, {
+      const task = runTask(worker, withTimeSpent(request, this.#clock.now() - madeAt), {
+        plan: { share: WHOLE, keepAll },
         signal: signal ?? new AbortController().signal,
         onProgress,
         graceMs: this.#options.graceMs ?? 1000,

@@ -114,7 +114,11 @@ export class Pager {
     if (fromSnapshot) return fromSnapshot;
 
     const keepAll = snapshotUsable ? this.#snapshots!.maxItems : 0;
-    const outcome = await this.#scanner.run({ ...request, keepAll }, signal, onProgress);
+    const outcome = await this.#scanner.run(request, {
+      keepAll,
+      ...(signal ? { signal } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    });
     const { all, allComplete, total } = outcome.collected;
     if (all && all.length > request.limit) {
       const after = request.after!.key!;
@@ -138,16 +142,8 @@ function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
     return { ...firstOf(collected.first, request, stats, collected.total), hung };
   }
   if (request.limits.onLimit === "error") throw limitError(stopped.reason, stats);
-  // Truncated (§11): the first `limit` matches up to the boundary, in path order; if
-  // there were more, the boundary moves back to the last one kept.
-  const { limit, order, after } = request;
-  const kept = collected.walkPrefix.slice(0, limit);
-  const boundary = collected.walkPrefix.length > limit
-    ? kept[kept.length - 1]!.path
-    : stopped.boundary;
   return {
-    matches: isWalkOrder(order) ? kept : kept.sort(keyOrder(order)),
-    next: { key: after?.key ?? null, boundary },
+    ...truncatedAt(collected.walkPrefix, request.limit, stopped.boundary, request),
     truncated: true,
     stats,
     totalMatches: null,
@@ -189,9 +185,7 @@ function firstOf(
   const more = candidates.length > request.limit && last !== undefined;
   return {
     matches,
-    next: more
-      ? { key: { time: last.time, path: last.path }, boundary: request.after?.boundary ?? null }
-      : null,
+    next: more ? afterLast(last, request) : null,
     truncated: false,
     stats,
     totalMatches,
@@ -221,15 +215,36 @@ function fitted(page: Page, request: SearchRequest, fits: (page: Page) => boolea
 function cut(page: Page, request: SearchRequest, n: number): Page {
   if (!page.truncated) {
     const matches = page.matches.slice(0, n);
-    const last = matches[n - 1]!;
-    const boundary = request.after?.boundary ?? null;
-    const next = { key: { time: last.time, path: last.path }, boundary };
-    return { ...page, matches, next, cutForSize: true };
+    return { ...page, matches, next: afterLast(matches[n - 1]!, request), cutForSize: true };
   }
-  const kept = [...page.matches].sort((a, b) => comparePaths(a.path, b.path)).slice(0, n);
-  const next = { key: request.after?.key ?? null, boundary: kept[n - 1]!.path };
+  const inPathOrder = [...page.matches].sort((a, b) => comparePaths(a.path, b.path));
+  return { ...page, ...truncatedAt(inPathOrder, n, null, request), cutForSize: true };
+}
+
+/**
+ * The next position after a complete page, or a complete page's cut (contract §10, §11):
+ * strictly after its last match in the request's order, the walk boundary as it came.
+ */
+function afterLast(last: Match, request: SearchRequest): Position {
+  return { key: { time: last.time, path: last.path }, boundary: request.after?.boundary ?? null };
+}
+
+/**
+ * A truncated page's matches and next position (contract §11): the first `n` of `found`
+ * (matches up to where the walk stopped, in path order), shown in the request's order; the
+ * cursor's key stays as it came, and the walk resumes after the last match kept if some
+ * were left out, else after `stoppedAt`, where the walk stopped.
+ */
+function truncatedAt(
+  found: Match[],
+  n: number,
+  stoppedAt: string | null,
+  request: SearchRequest,
+): Pick<Page, "matches" | "next"> {
+  const kept = found.slice(0, n);
+  const boundary = found.length > n || stoppedAt === null ? kept[kept.length - 1]!.path : stoppedAt;
   const matches = isWalkOrder(request.order) ? kept : kept.sort(keyOrder(request.order));
-  return { ...page, matches, next, cutForSize: true };
+  return { matches, next: { key: request.after?.key ?? null, boundary } };
 }
 
 function limitError(reason: string, stats: PageStats): ToolError {

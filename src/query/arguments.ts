@@ -17,14 +17,7 @@ import {
 } from "../security/mod.ts";
 import { decodeCursor, queryHash } from "./cursor.ts";
 import { compileGlob, GlobSyntaxError } from "./glob.ts";
-import {
-  type SearchRequest,
-  type Sort,
-  SORTS,
-  TIME_FIELDS,
-  type TimeField,
-  WHOLE,
-} from "./request.ts";
+import { type SearchRequest, type Sort, SORTS, TIME_FIELDS, type TimeField } from "./request.ts";
 import { parseDateTime } from "./time.ts";
 
 /** Length limits of contract §14, in UTF-16 code units. */
@@ -187,8 +180,6 @@ export function parseArguments(
     limit,
     after,
     limits: config.limits,
-    share: WHOLE,
-    keepAll: 0,
   };
   return { request, queryHash: hash };
 }

@@ -24,14 +24,12 @@ export {
   type Filter,
   type Position,
   type SearchRequest,
-  type Share,
   type Sort,
   type SortKey,
   SORTS,
   type Start,
   TIME_FIELDS,
   type TimeField,
-  WHOLE,
   withTimeSpent,
 } from "./request.ts";
 export { formatTime, parseDateTime } from "./time.ts";

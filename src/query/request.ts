@@ -61,20 +61,9 @@ export interface Position {
 }
 
 /**
- * Which share of the entries a scan stats: the `index`-th of every `count` entries in
- * walk order. Every share walks the same listings in the same order, so the shares
- * count alike and stop alike; their matches merge into exactly what one whole scan
- * finds (collector.ts).
+ * A checked request (contract §5 steps 1 to 8 passed): the query, and nothing of how it
+ * runs (how a scan is split, what it keeps for later pages: `ScanPlan` in walk/).
  */
-export interface Share {
-  index: number;
-  count: number;
-}
-
-/** A whole scan, not split. */
-export const WHOLE: Readonly<Share> = Object.freeze({ index: 0, count: 1 });
-
-/** A checked request (contract §5 steps 1 to 8 passed). */
 export interface SearchRequest {
   root: Root;
   start: Start;
@@ -84,12 +73,6 @@ export interface SearchRequest {
   after: Position | null;
   /** The server's limits (contract §14). */
   limits: Limits;
-  share: Share;
-  /**
-   * Also keep every match, up to this many, so later pages can be served without a
-   * scan (0: don't). Set by the paging module, never by a caller.
-   */
-  keepAll: number;
 }
 
 /**

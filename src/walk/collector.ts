@@ -54,11 +54,12 @@ export interface ScanOutcome {
   hung?: "now" | "before";
 }
 
-type Needs = Pick<SearchRequest, "order" | "limit" | "after" | "keepAll">;
+type Needs = Pick<SearchRequest, "order" | "limit" | "after">;
 
 /** Collects the matches of one scan (or one share of it). */
 export class Collector {
   readonly #request: Needs;
+  readonly #keepAll: number;
   readonly #first: TopK<Match>;
   readonly #walkPrefix: Match[] = [];
   #all: Match[] | null;
@@ -68,17 +69,20 @@ export class Collector {
   #allCut = false;
   #total = 0;
 
-  constructor(request: Needs) {
+  /** `keepAll`: also keep every match, up to this many (0: don't). */
+  constructor(request: Needs, keepAll = 0) {
     this.#request = request;
+    this.#keepAll = keepAll;
     const order = keyOrder(request.order);
     this.#first = new TopK<Match>(request.limit + 1, order);
-    this.#all = request.keepAll > 0 ? [] : null;
+    this.#all = keepAll > 0 ? [] : null;
   }
 
   /** Takes one match (in walk order); true when nothing later in the walk can matter. */
   add(match: Match): boolean {
     this.#total++;
-    const { after, limit, keepAll, order } = this.#request;
+    const { after, limit, order } = this.#request;
+    const keepAll = this.#keepAll;
     if (after?.key && keyOrder(order)(match, after.key) <= 0) return false;
     this.#first.add(match);
     if (this.#walkPrefix.length <= limit) this.#walkPrefix.push(match);
@@ -135,7 +139,11 @@ export class Collector {
  * at different places: the merged boundary is then the smallest, and whatever a share
  * found beyond it is dropped.
  */
-export function mergeShares(outcomes: ScanOutcome[], request: Needs): ScanOutcome {
+export function mergeShares(
+  outcomes: ScanOutcome[],
+  request: Needs,
+  keepAll = 0,
+): ScanOutcome {
   const first = outcomes[0]!;
   if (outcomes.length === 1) return first;
   const order = keyOrder(request.order);
@@ -170,7 +178,7 @@ export function mergeShares(outcomes: ScanOutcome[], request: Needs): ScanOutcom
   // Shares cut short stop at different places: their partial lists do not join up.
   if (!stopped && outcomes.every((o) => o.collected.all !== null && o.collected.allComplete)) {
     const merged = outcomes.flatMap((o) => o.collected.all!);
-    all = merged.length <= request.keepAll ? merged.sort(order) : null;
+    all = merged.length <= keepAll ? merged.sort(order) : null;
   }
   const hung = outcomes.some((o) => o.hung === "now") ? "now" : undefined;
   return {

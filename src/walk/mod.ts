@@ -11,10 +11,14 @@
 export { type Collected, type EntryCounts, mergeShares, type ScanOutcome } from "./collector.ts";
 export { type Match } from "./filter.ts";
 export {
+  PLAIN,
   PROGRESS_INTERVAL_MS,
   scan,
   ScanCancelled,
+  type ScanPlan,
   type ScanProgress,
   type ScanTools,
+  type Share,
+  WHOLE,
 } from "./scan.ts";
 export { type StopReason, type WalkStats } from "./walk.ts";

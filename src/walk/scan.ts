@@ -38,6 +38,36 @@ export interface ScanProgress {
   walkPrefix: Match[];
 }
 
+/**
+ * Which share of the entries a scan stats: the `index`-th of every `count` entries in
+ * walk order. Every share walks the same listings in the same order, so the shares
+ * count alike and stop alike; their matches merge into exactly what one whole scan
+ * finds (collector.ts).
+ */
+export interface Share {
+  index: number;
+  count: number;
+}
+
+/** A whole scan, not split. */
+export const WHOLE: Readonly<Share> = Object.freeze({ index: 0, count: 1 });
+
+/**
+ * How a scan runs, besides its query: decided by what runs it, each value in one place.
+ */
+export interface ScanPlan {
+  /** Which share of the entries it stats: decided by the worker scanner (or whole). */
+  share: Share;
+  /**
+   * Also keep every match, up to this many, so later pages can be served without a scan
+   * (0: don't): decided by the paging module.
+   */
+  keepAll: number;
+}
+
+/** A whole scan that keeps only what its page needs. */
+export const PLAIN: Readonly<ScanPlan> = Object.freeze({ share: WHOLE, keepAll: 0 });
+
 /** Thrown inside a scan whose caller asked it to stop (the call was cancelled). */
 export class ScanCancelled extends Error {
   constructor() {
@@ -59,18 +89,20 @@ export const PROGRESS_INTERVAL_MS = 250;
 export async function scan(
   request: SearchRequest,
   tools: ScanTools,
+  plan: ScanPlan = PLAIN,
   onProgress?: (progress: ScanProgress) => void,
   cancelled?: () => boolean,
 ): Promise<ScanOutcome> {
   const { fs, clock, guard } = tools;
   const interval = tools.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const startedAt = clock.now();
-  const { root, start, after, share } = request;
+  const { root, start, after } = request;
+  const { share } = plan;
   const resolved = await onStartPath(start.path, () => resolveStart(fs, root, start.path, guard));
   const walkStats: WalkStats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0, excluded: 0 };
   const entries: EntryCounts = { skipped: 0, unknownTime: 0 };
   const filter = compileFilter(request.filter);
-  const collector = new Collector(request);
+  const collector = new Collector(request, plan.keepAll);
   if (filter.matchesNothing) return collector.finish({ complete: true }, walkStats, entries);
   const exclusion = compileExclusion(request.filter, fs, root.realPath);
   if (exclusion?.excludesStart(start.path, resolved.isDirectory)) {

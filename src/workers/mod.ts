@@ -10,8 +10,9 @@
  */
 export { HungRoots, type HungRootsOptions } from "./hung_roots.ts";
 export {
+  type RunOptions,
   type Scanner,
-  shareRequests,
+  shares,
   WorkerScanner,
   type WorkerScannerOptions,
 } from "./scanner.ts";

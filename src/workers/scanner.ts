@@ -7,11 +7,31 @@
  * @module
  */
 import type { Clock } from "../ports/mod.ts";
-import { mergeShares, type ScanOutcome, type ScanProgress } from "../walk/mod.ts";
+import {
+  mergeShares,
+  type ScanOutcome,
+  type ScanPlan,
+  type ScanProgress,
+  type Share,
+} from "../walk/mod.ts";
 import { HungRoots } from "./hung_roots.ts";
 import { isWalkOrder, type SearchRequest } from "../query/mod.ts";
 import { type PoolCounts, WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
 import { runTask } from "./worker_task.ts";
+
+/** Options of {@linkcode Scanner.run}: what the caller decides about one scan. */
+export interface RunOptions {
+  /** Cancels the scan. */
+  signal?: AbortSignal;
+  /** Told how the scan is getting on. */
+  onProgress?: (progress: ScanProgress) => void;
+  /**
+   * Also keep every match, up to this many, so later pages need no scan (paging's choice).
+   *
+   * @default {0}
+   */
+  keepAll?: number;
+}
 
 /** Runs scans. */
 export interface Scanner {
@@ -19,18 +39,14 @@ export interface Scanner {
    * Runs one scan; rejects with a {@linkcode ToolError} for the request's own errors,
    * and with the signal's reason when it is aborted.
    */
-  run(
-    request: SearchRequest,
-    signal?: AbortSignal,
-    onProgress?: (progress: ScanProgress) => void,
-  ): Promise<ScanOutcome>;
+  run(request: SearchRequest, options?: RunOptions): Promise<ScanOutcome>;
   /** Stops every worker; pending scans reject. */
   close(): void;
 }
 
-/** Splits a request into `count` shares (see `SearchRequest.share`). */
-export function shareRequests(request: SearchRequest, count: number): SearchRequest[] {
-  return Array.from({ length: count }, (_, index) => ({ ...request, share: { index, count } }));
+/** The `count` shares a scan is split into (see `Share`). */
+export function shares(count: number): Share[] {
+  return Array.from({ length: count }, (_, index) => ({ index, count }));
 }
 
 /** Options of {@linkcode WorkerScanner}; the pool's, and these. */
@@ -64,36 +80,30 @@ export class WorkerScanner implements Scanner {
     });
   }
 
-  run(
-    request: SearchRequest,
-    signal?: AbortSignal,
-    onProgress?: (progress: ScanProgress) => void,
-  ): Promise<ScanOutcome> {
-    return this.#hung.track(request.root.path, () => this.#run(request, signal, onProgress));
+  run(request: SearchRequest, options: RunOptions = {}): Promise<ScanOutcome> {
+    return this.#hung.track(request.root.path, () => this.#run(request, options));
   }
 
-  async #run(
-    request: SearchRequest,
-    signal?: AbortSignal,
-    onProgress?: (progress: ScanProgress) => void,
-  ): Promise<ScanOutcome> {
+  async #run(request: SearchRequest, options: RunOptions): Promise<ScanOutcome> {
+    const { signal, onProgress, keepAll = 0 } = options;
     // path_asc stops once its page is full, usually long before the end of the tree:
     // shares would each walk the same listings for little stat work, so it runs whole.
-    const shares = isWalkOrder(request.order) ? 1 : this.#parallelism;
+    const count = isWalkOrder(request.order) ? 1 : this.#parallelism;
     // One share failing stops the others.
     const stop = new AbortController();
     const stopAll = () => stop.abort(signal?.reason);
     signal?.addEventListener("abort", stopAll, { once: true });
     try {
       const outcomes = await Promise.all(
-        shareRequests(request, shares).map((part, i) =>
-          this.#runShare(part, stop.signal, i === 0 ? onProgress : undefined).catch((err) => {
-            stop.abort(err);
-            throw err;
-          })
+        shares(count).map((share, i) =>
+          this.#runShare(request, { share, keepAll }, stop.signal, i === 0 ? onProgress : undefined)
+            .catch((err) => {
+              stop.abort(err);
+              throw err;
+            })
         ),
       );
-      return mergeShares(outcomes, request);
+      return mergeShares(outcomes, request, keepAll);
     } finally {
       signal?.removeEventListener("abort", stopAll);
     }
@@ -110,11 +120,13 @@ export class WorkerScanner implements Scanner {
 
   async #runShare(
     request: SearchRequest,
+    plan: ScanPlan,
     signal: AbortSignal,
     onProgress: ((progress: ScanProgress) => void) | undefined,
   ): Promise<ScanOutcome> {
     const lease = await this.#pool.acquire(signal);
     const task = runTask(lease.worker, request, {
+      plan,
       signal,
       onProgress,
       graceMs: this.#graceMs,

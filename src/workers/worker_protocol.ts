@@ -8,6 +8,7 @@ import {
   scan,
   ScanCancelled,
   type ScanOutcome,
+  type ScanPlan,
   type ScanProgress,
   type ScanTools,
 } from "../walk/mod.ts";
@@ -17,6 +18,8 @@ import type { SearchRequest } from "../query/mod.ts";
 export interface ScanTask {
   id: number;
   request: SearchRequest;
+  /** Its share of the entries, and what it keeps for later pages. */
+  plan: ScanPlan;
   /**
    * Shared with the server (on a `SharedArrayBuffer`): set to 1 when the call is
    * cancelled, so the scan stops at its next entry without the worker being stopped.
@@ -57,6 +60,7 @@ export function answerScans(scope: WorkerScope, tools: ScanTools): void {
 /** How a worker runs one scan: plain `scan` by default; an index worker adds its checks. */
 export type RunScan = (
   request: SearchRequest,
+  plan: ScanPlan,
   onProgress: (progress: ScanProgress) => void,
   cancelled: () => boolean,
 ) => Promise<ScanOutcome>;
@@ -70,13 +74,15 @@ export async function answerScan(
   tools: ScanTools,
   task: ScanTask,
   report?: () => unknown,
-  run: RunScan = (request, onProgress, cancelled) => scan(request, tools, onProgress, cancelled),
+  run: RunScan = (request, plan, onProgress, cancelled) =>
+    scan(request, tools, plan, onProgress, cancelled),
 ): Promise<void> {
-  const { id, request, cancel } = task;
+  const { id, request, plan, cancel } = task;
   scope.postMessage({ id, type: "started" });
   try {
     const outcome = await run(
       request,
+      plan,
       (progress) => scope.postMessage({ id, type: "progress", progress }),
       () => cancel !== undefined && Atomics.load(cancel, 0) !== 0,
     );

@@ -6,7 +6,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import type { ScanOutcome, ScanProgress } from "../walk/mod.ts";
+import type { ScanOutcome, ScanPlan, ScanProgress } from "../walk/mod.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import type { ScanReply, ScanTask } from "./worker_protocol.ts";
 
@@ -17,6 +17,8 @@ let nextId = 1;
 
 /** Options of {@linkcode runTask}. */
 export interface TaskOptions {
+  /** The scan's share and what it keeps (the caller's to decide). */
+  plan: ScanPlan;
   signal: AbortSignal;
   onProgress?: ((progress: ScanProgress) => void) | undefined;
   /** How long past `SCAN_TIMEOUT_MS` a silent worker is given. */
@@ -128,7 +130,7 @@ export function runTask(worker: Worker, request: SearchRequest, options: TaskOpt
     release(true); // the worker was never given the task
   } else {
     signal.addEventListener("abort", onAbort, { once: true });
-    const task: ScanTask = { id, request, cancel };
+    const task: ScanTask = { id, request, plan: options.plan, cancel };
     worker.postMessage(task);
   }
   return { outcome, abandon };

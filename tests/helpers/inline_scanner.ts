@@ -7,8 +7,8 @@
  */
 import { mergeShares, type ScanOutcome } from "../../src/walk/collector.ts";
 import type { SearchRequest } from "../../src/query/request.ts";
-import { scan, type ScanProgress, type ScanTools } from "../../src/walk/scan.ts";
-import { type Scanner, shareRequests } from "../../src/workers/scanner.ts";
+import { scan, type ScanTools } from "../../src/walk/scan.ts";
+import { type RunOptions, type Scanner, shares } from "../../src/workers/scanner.ts";
 
 /** Runs scans in-process. */
 export class InlineScanner implements Scanner {
@@ -20,16 +20,14 @@ export class InlineScanner implements Scanner {
     this.#shares = shares;
   }
 
-  async run(
-    request: SearchRequest,
-    _signal?: AbortSignal,
-    onProgress?: (progress: ScanProgress) => void,
-  ): Promise<ScanOutcome> {
+  async run(request: SearchRequest, options: RunOptions = {}): Promise<ScanOutcome> {
+    const { onProgress, keepAll = 0 } = options;
     const outcomes: ScanOutcome[] = [];
-    for (const [i, part] of shareRequests(request, this.#shares).entries()) {
-      outcomes.push(await scan(part, this.#tools, i === 0 ? onProgress : undefined));
+    for (const [i, share] of shares(this.#shares).entries()) {
+      const progress = i === 0 ? onProgress : undefined;
+      outcomes.push(await scan(request, this.#tools, { share, keepAll }, progress));
     }
-    return mergeShares(outcomes, request);
+    return mergeShares(outcomes, request, keepAll);
   }
 
   close(): void {}

@@ -42,7 +42,5 @@ export function searchRequest(rootPath: string, changes: RequestChanges = {}): S
       scanTimeoutMs: 60_000,
       ...changes.limits,
     },
-    share: { index: 0, count: 1 },
-    keepAll: 0,
   };
 }

@@ -58,7 +58,7 @@ Deno.test("WorkerScanner rejects an aborted scan and keeps serving", async () =>
   const scanner = new WorkerScanner({ readPaths: [tree.root] });
   try {
     const controller = new AbortController();
-    const pending = scanner.run(request(tree.root), controller.signal);
+    const pending = scanner.run(request(tree.root), { signal: controller.signal });
     controller.abort(new Error("cancelled by test"));
     await assert.rejects(pending, /cancelled by test/);
     const outcome = await scanner.run(request(tree.root));

@@ -54,7 +54,9 @@ Deno.test({
           const controller = new AbortController();
           if (next() < 0.1) setTimeout(() => controller.abort("cancelled"), next() * 150);
           try {
-            const outcome = await scanner.run(request(tree.root, path, order), controller.signal);
+            const outcome = await scanner.run(request(tree.root, path, order), {
+              signal: controller.signal,
+            });
             outcomes.answered++;
             if (outcome.hung === "now") outcomes.partial++;
           } catch (err) {
