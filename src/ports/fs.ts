@@ -20,7 +20,10 @@ export interface FsPort {
    * that serves it from memory may reuse one object for every call.
    */
   lstat(path: string): Deno.FileInfo;
-  /** Whether a listing of `path` is held in memory (then read it whole: no stream needed). */
+  /**
+   * An optional capability of a port that keeps listings in memory: whether it holds the
+   * listing of `path`, so reading it whole costs no system call and no stream is needed.
+   */
   holdsListing?(path: string): boolean;
   /** Resolves every link in a path. */
   realPath(path: string): string;
