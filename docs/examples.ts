@@ -141,7 +141,7 @@ export async function render(): Promise<string> {
   const main = fileURLToPath(new URL("../main.ts", import.meta.url));
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", V8_FLAGS, "--allow-read", ALLOW_ENV, main],
-    env: { ALLOW_ROOTS: EXAMPLE_ROOT },
+    env: { ALLOW_ROOTS: EXAMPLE_ROOT, TZ: "Asia/Seoul" },
     stdin: "piped",
     stdout: "piped",
     stderr: "null",

@@ -8,6 +8,7 @@ import type { ToolError } from "./errors.ts";
 import type { SearchResult } from "./search/search_by_time.ts";
 import { isWalkOrder } from "./query/order.ts";
 import { formatTime } from "./query/time.ts";
+import { localTime, serverTimeZone } from "./query/window.ts";
 
 /**
  * The error text: `ErrorCode:`, `Message:` and `Fix:` lines, then any detail lines.
@@ -18,17 +19,42 @@ import { formatTime } from "./query/time.ts";
  * // "ErrorCode: InvalidRange\nMessage: 'from' must not be later than 'to'.\nFix: Set 'from' <= 'to'."
  * ```
  */
-export function errorText(error: ToolError): string {
+export function errorText(error: ToolError, now?: number): string {
   return [
     `ErrorCode: ${error.code}`,
     `Message: ${error.message}`,
     `Fix: ${error.fix}`,
     ...error.details,
+    ...(now === undefined ? [] : [serverTime(now)]),
   ].join("\n");
 }
 
 /**
- * E.g. `Found 2 files (sorted by modified desc). Server time: 2026-01-02T03:04:05.000Z.`
+ * The server's time, in UTC and in its own zone (contract §4, §21), for models that do not
+ * know the date or the user's zone: `Server time: 2026-11-22T21:10:00.000Z (2026-11-23
+ * 06:10 in Asia/Seoul, UTC+09:00).`
+ */
+export function serverTime(now: number): string {
+  const zone = serverTimeZone();
+  const { time, offset } = localTime(now, zone);
+  return `Server time: ${formatTime(now)} (${time} in ${zone}, UTC${offset}).`;
+}
+
+/** A time window as people read it, in the server's zone: `from 2026-11-22 00:00 to ...`. */
+function windowWords(from: number | null, to: number | null): string {
+  const zone = serverTimeZone();
+  const at = (ms: number) => localTime(ms, zone).time;
+  const span = from !== null && to !== null
+    ? `from ${at(from)} to ${at(to)}`
+    : from !== null
+    ? `since ${at(from)}`
+    : `before ${at(to!)}`;
+  return `Window: ${span} local time (${zone}).`;
+}
+
+/**
+ * E.g. `Found 2 files (sorted by modified desc). Server time: 2026-01-02T03:04:05.000Z
+ * (2026-01-02 12:04 in Asia/Seoul, UTC+09:00).`
  * Without `now`, the server time is left out.
  */
 export function summaryLine(result: SearchResult, now?: number): string {
@@ -45,6 +71,8 @@ export function summaryLine(result: SearchResult, now?: number): string {
       ? `Found ${total} ${plural(total, kind)}; this page shows ${n} (sorted by ${order}).`
       : `Found ${n} ${noun} (sorted by ${order}).`,
   ];
+  const { from, to } = request.filter;
+  if (from !== null || to !== null) parts.push(windowWords(from, to));
   if (result.hung === "now") {
     parts.push(
       "The scan hung inside the file system (a network or cloud-synced folder that does not answer?) and was stopped; this page holds what was read before it hung.",
@@ -80,7 +108,7 @@ export function summaryLine(result: SearchResult, now?: number): string {
       } left out because the file system records no created time for them; set includeUnknownTime to true to include them.`,
     );
   }
-  if (now !== undefined) parts.push(`Server time: ${formatTime(now)}.`);
+  if (now !== undefined) parts.push(serverTime(now));
   return parts.join(" ");
 }
 

@@ -9,10 +9,11 @@ import { render } from "../docs/examples.ts";
 /** Blanks what differs from run to run. */
 function stable(markdown: string): string {
   return markdown
-    .replace(/"createdAt": "[^"]*"/g, '"createdAt": "…"')
+    .replace(/"(createdAt|serverTime)": "[^"]*"/g, '"$1": "…"')
+    .replace(/\\"serverTime\\":\\"[^"\\]*\\"/g, '\\"serverTime\\":\\"…\\"')
     .replace(/\\"createdAt\\":\\"[^"\\]*\\"/g, '\\"createdAt\\":\\"…\\"')
     .replace(/elapsedMs\\?"?: ?\d+/g, "elapsedMs: …")
-    .replace(/Server time: [0-9T:.\-]+Z/g, "Server time: …")
+    .replace(/Server time: [0-9T:.\-]+Z \([^)]*\)/g, "Server time: …")
     // Cursors carry when their paging sequence began.
     .replace(/("(next)?[cC]ursor\\?": ?\\?")[A-Za-z0-9_-]+/g, "$1…");
 }

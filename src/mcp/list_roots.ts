@@ -9,6 +9,8 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
 import type { IndexStatus } from "../index/mod.ts";
+import { formatTime, localTime, serverTimeZone } from "../query/mod.ts";
+import { serverTime } from "../presentation.ts";
 
 /** The tool's stable name. */
 export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";
@@ -18,7 +20,7 @@ export const LIST_ROOTS_TOOL: Tool = {
   name: LIST_ROOTS_TOOL_NAME,
   title: "List searchable folders",
   description:
-    "List the folders fs.search_by_time may search. Pass one of them, exactly as listed, as its 'root' (or omit 'root' to use the default).",
+    "List the folders fs.search_by_time may search, and the server's current time and time zone (what 'today' and 'within' are counted in). Pass one of the folders, exactly as listed, as its 'root' (or omit 'root' to use the default).",
   inputSchema: { type: "object", additionalProperties: false, properties: {} },
   outputSchema: {
     type: "object",
@@ -48,8 +50,24 @@ export const LIST_ROOTS_TOOL: Tool = {
           required: ["path", "isDefault"],
         },
       },
+      serverTime: {
+        type: "string",
+        format: "date-time",
+        description: "The server's current time (UTC).",
+      },
+      timeZone: {
+        type: "object",
+        additionalProperties: false,
+        description:
+          "The server's time zone: 'period' and 'within' are counted in it. IANA name and current offset.",
+        properties: {
+          name: { type: "string" },
+          offset: { type: "string" },
+        },
+        required: ["name", "offset"],
+      },
     },
-    required: ["roots"],
+    required: ["roots", "serverTime", "timeZone"],
   },
   annotations: {
     title: "List searchable folders",
@@ -61,21 +79,24 @@ export const LIST_ROOTS_TOOL: Tool = {
 };
 
 /** The result of `fs.list_roots`. */
-export function listRoots(config: Config, index?: IndexStatus[]): CallToolResult {
+export function listRoots(config: Config, now: number, index?: IndexStatus[]): CallToolResult {
   const roots = config.roots.map((r, i) => ({
     path: r.path,
     isDefault: r === config.defaultRoot,
     ...(index?.[i] ? { index: index[i] } : {}),
   }));
+  const name = serverTimeZone();
+  const { offset } = localTime(now, name);
+  const result = { roots, serverTime: formatTime(now), timeZone: { name, offset } };
   const summary = `${roots.length} searchable folder${
     roots.length === 1 ? "" : "s"
-  }; the default is ${config.defaultRoot.path}.`;
+  }; the default is ${config.defaultRoot.path}. ${serverTime(now)}`;
   return {
     content: [
       { type: "text", text: summary },
-      { type: "text", text: JSON.stringify({ roots }) },
+      { type: "text", text: JSON.stringify(result) },
     ],
-    structuredContent: { roots },
+    structuredContent: result,
     isError: false,
   };
 }

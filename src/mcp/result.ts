@@ -34,11 +34,11 @@ export function successResult(result: SearchResult, now: number): CallToolResult
  *   .content[0]; // { type: "text", text: "ErrorCode: InvalidRange\nMessage: ...\nFix: ..." }
  * ```
  */
-export function errorResult(error: ToolError): CallToolResult {
+export function errorResult(error: ToolError, now?: number): CallToolResult {
   const json = { error: { type: error.code, message: error.message, hint: error.fix } };
   return {
     content: [
-      { type: "text", text: errorText(error) },
+      { type: "text", text: errorText(error, now) },
       { type: "text", text: JSON.stringify(json) },
     ],
     isError: true,

@@ -112,7 +112,9 @@ export function createServer(deps: ServerDeps): Server {
       // The SDK has checked it against CallToolRequestSchema by now.
       const params = (request as { params: ToolCallParams }).params;
       const tool = calledTool(params.name, TOOLS);
-      if (tool === LIST_ROOTS_TOOL_NAME) return listRoots(deps.config, deps.indexStatus?.());
+      if (tool === LIST_ROOTS_TOOL_NAME) {
+        return listRoots(deps.config, deps.clock.now(), deps.indexStatus?.());
+      }
       if (tool !== SEARCH_TOOL_NAME) {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
@@ -141,7 +143,7 @@ export function createServer(deps: ServerDeps): Server {
       } catch (err) {
         if (err instanceof ToolError) {
           log.log("info", `search refused: ${err.code}.`);
-          return errorResult(err);
+          return errorResult(err, deps.clock.now());
         }
         if (extra.signal.aborted) {
           const ms = deps.clock.now() - cancelledAt;
@@ -155,6 +157,7 @@ export function createServer(deps: ServerDeps): Server {
             "The search failed unexpectedly.",
             "Retry in a moment, or narrow 'path'.",
           ),
+          deps.clock.now(),
         );
       }
     },

@@ -31,16 +31,37 @@ export const SEARCH_INPUT_SCHEMA = {
         "Which time to filter and sort by: 'modified' (last modification) or 'created' (birth time; not every file system records it).",
       enum: ["modified", "created"],
     },
+    within: {
+      type: "string",
+      description:
+        "The easiest way to ask for recent changes: a duration back from now, e.g. '24h' (the last 24 hours), '7d', '2weeks', '90min', '3d4h', '1mo', '1y' ('m' is minutes, 'mo' months), or ISO 8601 such as 'PT24H' or 'P7D'. Months and years are calendar steps in the server's time zone. Not with 'from' or 'period'; may be given with 'to'. Omit for no lower bound.",
+    },
+    period: {
+      type: "string",
+      enum: [
+        "today",
+        "yesterday",
+        "this_week",
+        "last_week",
+        "this_month",
+        "last_month",
+        "this_year",
+        "last_year",
+      ],
+      description:
+        "A calendar period in the server's time zone (weeks start on Monday), e.g. 'today' for what changed today. Not with 'within', 'from' or 'to'. Omit for no calendar period.",
+    },
     from: {
       type: "string",
       format: "date-time",
       description:
-        "Start of the range, inclusive. RFC 3339 with an offset, e.g. '2025-12-15T00:00:00Z' or '2025-12-15T09:00:00+09:00'. Optional.",
+        "Start of the range, inclusive: RFC 3339 with an offset, e.g. '2025-12-15T00:00:00Z' or '2025-12-15T09:00:00+09:00'. Omit for no lower bound; for 'recent' prefer 'within'.",
     },
     to: {
       type: "string",
       format: "date-time",
-      description: "End of the range, exclusive. Same format as 'from'. Optional.",
+      description:
+        "End of the range, exclusive, in the same format as 'from', e.g. '2026-01-01T00:00:00Z'. Omit for no upper bound.",
     },
     glob: {
       type: "string",
@@ -50,31 +71,53 @@ export const SEARCH_INPUT_SCHEMA = {
     recursive: {
       type: "boolean",
       default: true,
+      description:
+        "Search the folders below the start path too (default true); false looks at the start path's own entries only, e.g. what changed directly in 'Downloads'.",
     },
     maxDepth: {
       type: "integer",
       minimum: 0,
       description:
-        "Maximum depth below the start path when recursive (0 = the start path only). Ignored when recursive is false. Default: the server's limit.",
+        "How deep below the start path to look when recursive: 0 is the start path only, 1 its own entries, e.g. 2. Default: the server's limit (256 unless MAX_DEPTH says otherwise). Ignored when recursive is false.",
     },
     includeFiles: {
       type: "boolean",
       default: true,
+      description:
+        "Return files (default true). Set false together with includeDirectories true to list folders only.",
     },
     includeDirectories: {
       type: "boolean",
       default: false,
+      description:
+        "Return folders too, by their own times (default false), e.g. true for 'which project folders changed this week'.",
     },
     sort: {
       type: "string",
       enum: ["time_desc", "time_asc", "path_asc"],
       default: "time_desc",
+      description:
+        "Order of the results: 'time_desc' (newest first, the default), 'time_asc' (oldest first) or 'path_asc' (by path, fastest on big trees).",
     },
     limit: {
       type: "integer",
       minimum: 1,
       maximum: 1000,
       default: 100,
+      description:
+        "How many results per page, 1 to 1000 (default 100), e.g. 10 for 'the ten newest files'; more come with 'cursor'.",
+    },
+    minSizeBytes: {
+      type: "integer",
+      minimum: 0,
+      description:
+        "Only files of at least this many bytes, e.g. 104857600 for 100 MiB ('big files this week'). Folders never match when a size bound is given. Omit for no lower bound.",
+    },
+    maxSizeBytes: {
+      type: "integer",
+      minimum: 0,
+      description:
+        "Only files of fewer than this many bytes (exclusive), e.g. 1024. Folders never match when a size bound is given. Omit for no upper bound.",
     },
     cursor: {
       type: "string",
@@ -156,9 +199,13 @@ export const SEARCH_OUTPUT_SCHEMA = {
 
 const DESCRIPTION = [
   "Find files (and optionally folders) under an allowed root by modified or created time.",
-  "Time range: 'from' is inclusive and 'to' is exclusive; both are RFC 3339 date-times with an offset",
-  "(e.g. '2025-12-01T00:00:00Z'); either may be omitted. Results carry times in UTC.",
-  "The summary line states the server's current UTC time, so relative requests such as 'last 7 days' can be computed from it.",
+  "Common questions: 'what changed in the last 24 hours' is within: '24h' (or '7d', '2weeks');",
+  "'what changed today' is period: 'today' (or 'yesterday', 'this_week', 'last_month'...), in the server's time zone;",
+  "'the newest files' needs no window: sort 'time_desc' (the default) with a 'limit';",
+  "'big files changed this week' adds minSizeBytes.",
+  "For exact ranges, 'from' (inclusive) and 'to' (exclusive) take RFC 3339 date-times with an offset",
+  "(e.g. '2025-12-01T00:00:00Z'). Results carry times in UTC; range echoes the window used.",
+  "The summary line states the server's current time and time zone.",
   "'glob' is matched against the whole root-relative path: '**/*.md' finds Markdown files at any depth, '*.md' only at the top.",
   "'path' narrows the search to a folder relative to the root. Paths in results are root-relative with '/'.",
   "Sort by time_desc (newest first, default), time_asc or path_asc; 'limit' is 1..1000 (default 100).",

@@ -56,6 +56,13 @@ export interface PageOptions {
    * that fit (at least one), with the position after its last one (contract §16).
    */
   fits?: (page: Page) => boolean;
+  /**
+   * When the paging sequence began, if it begins with this page: the "now" its relative
+   * windows were resolved against (contract §21), carried by its cursors as `c`.
+   *
+   * @default {the pager's clock, now}
+   */
+  sequenceStart?: number;
 }
 
 /** Options of {@linkcode Pager}. */
@@ -96,7 +103,7 @@ export class Pager {
    */
   async page(request: SearchRequest, queryHash: string, options: PageOptions = {}): Promise<Page> {
     // Snapshots belong to one paging sequence, named by when its first page was made.
-    const chain = request.after?.chain ?? this.#clock.now();
+    const chain = request.after?.chain ?? options.sequenceStart ?? this.#clock.now();
     const whole = await this.#whole(request, `${queryHash}|${request.order}|${chain}`, options);
     const page = options.fits ? fitted(whole, request, options.fits) : whole;
     return page.next === null ? page : { ...page, next: { ...page.next, chain } };

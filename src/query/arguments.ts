@@ -6,19 +6,22 @@
  * @module
  */
 import { z } from "zod";
-import { type Config, findRoot } from "../config.ts";
+import type { Config } from "../config.ts";
 import { ToolError } from "../errors.ts";
+import { type Guard, strictGuard } from "../security/mod.ts";
 import {
-  type Guard,
-  hostRules,
-  isWithin,
-  normalizeAbsolute,
-  strictGuard,
-} from "../security/mod.ts";
-import { decodeCursor, queryHash } from "./cursor.ts";
-import { compileGlob, GlobSyntaxError } from "./glob.ts";
+  checkEnum,
+  checkGlob,
+  checkLength,
+  checkRoot,
+  checkSize,
+  checkTime,
+  clash,
+  invalidArgument,
+} from "./checks.ts";
+import { decodeCursor, peekChain, queryHash } from "./cursor.ts";
 import { type SearchRequest, type Sort, SORTS, TIME_FIELDS, type TimeField } from "./request.ts";
-import { parseDateTime } from "./time.ts";
+import { type Period, periodBounds, PERIODS, serverTimeZone, withinStart } from "./window.ts";
 
 /** Length limits of contract §14, in UTF-16 code units. */
 export const MAX_GLOB_LENGTH = 1024;
@@ -54,12 +57,21 @@ export const argumentsShape = z.strictObject({
   exclude: z.array(text).max(MAX_EXCLUDES, { message: `holds more than ${MAX_EXCLUDES} globs` })
     .optional(),
   respectIgnoreFiles: z.boolean().optional(),
+  within: text.optional(),
+  period: text.optional(),
+  minSizeBytes: z.number().optional(),
+  maxSizeBytes: z.number().optional(),
 });
 
 /** A checked request and the hash its cursors carry. */
 export interface ParsedArguments {
   request: SearchRequest;
   queryHash: string;
+  /**
+   * "Now" for this paging sequence (contract §21): the cursor's `c` on a later page, else
+   * the time of this call. Relative windows are resolved against it; it becomes `c`.
+   */
+  now: number;
 }
 
 /**
@@ -77,6 +89,7 @@ export function parseArguments(
   raw: unknown,
   config: Config,
   guard: Guard = strictGuard,
+  callTime: number = Date.now(),
 ): ParsedArguments {
   // 1. shape
   const shape = argumentsShape.safeParse(raw ?? {});
@@ -86,6 +99,9 @@ export function parseArguments(
   // 2. enums
   const timeField = checkEnum<TimeField>("timeField", args.timeField, TIME_FIELDS);
   const sort = checkEnum<Sort>("sort", args.sort ?? "time_desc", SORTS);
+  const period = args.period === undefined
+    ? null
+    : checkEnum<Period>("period", args.period, PERIODS);
 
   // 3. limit
   const limit = args.limit ?? DEFAULT_LIMIT;
@@ -138,14 +154,33 @@ export function parseArguments(
   const exclude = (args.exclude ?? []).filter((pattern) => pattern !== "");
   exclude.forEach((pattern, i) => checkGlob(`exclude[${i}]`, pattern));
 
-  // 6. times
-  const from = checkTime("from", args.from);
-  const to = checkTime("to", args.to);
+  // 6. times and sizes: at most one of `within`, `period` and the pair from/to (contract §21)
+  clash("within", args.within, "period", args.period);
+  clash("within", args.within, "from", args.from);
+  clash("period", args.period, "from", args.from);
+  clash("period", args.period, "to", args.to);
+  const now = (args.cursor === undefined ? undefined : peekChain(args.cursor)) ?? callTime;
+  const zone = serverTimeZone();
+  const window = period === null ? null : periodBounds(period, now, zone);
+  const from = args.within !== undefined
+    ? withinStart(args.within, now, zone)
+    : window?.from ?? checkTime("from", args.from);
+  const to = window?.to ?? checkTime("to", args.to);
   if (from !== null && to !== null && from > to) {
     throw new ToolError(
       "InvalidRange",
       "'from' must not be later than 'to'.",
       "Set 'from' <= 'to' (from inclusive, to exclusive).",
+    );
+  }
+
+  const minSizeBytes = checkSize("minSizeBytes", args.minSizeBytes);
+  const maxSizeBytes = checkSize("maxSizeBytes", args.maxSizeBytes);
+  if (minSizeBytes !== null && maxSizeBytes !== null && minSizeBytes > maxSizeBytes) {
+    throw new ToolError(
+      "InvalidRange",
+      "'minSizeBytes' must not be more than 'maxSizeBytes'.",
+      "Set 'minSizeBytes' <= 'maxSizeBytes' (min inclusive, max exclusive).",
     );
   }
 
@@ -168,6 +203,8 @@ export function parseArguments(
       includeUnknownTime: args.includeUnknownTime ?? false,
       exclude: [...exclude, ...config.exclude],
       respectIgnoreFiles: args.respectIgnoreFiles ?? config.respectIgnoreFiles,
+      minSizeBytes,
+      maxSizeBytes,
     },
   };
   const hash = queryHash(query);
@@ -181,92 +218,5 @@ export function parseArguments(
     after,
     limits: config.limits,
   };
-  return { request, queryHash: hash };
-}
-
-function invalidArgument(issue: z.core.$ZodIssue | undefined, raw: unknown): ToolError {
-  const where = issue && issue.path.length > 0 ? `'${issue.path.join(".")}'` : "the arguments";
-  let message: string;
-  if (issue?.code === "unrecognized_keys") {
-    message = `Unknown argument ${issue.keys.map((k) => `'${k}'`).join(", ")}.`;
-  } else if (issue?.code === "invalid_type" && issue.path.length === 0) {
-    message = "The arguments must be a JSON object.";
-  } else if (
-    issue?.code === "invalid_type" && issue.path.length === 1 &&
-    !(typeof raw === "object" && raw !== null && String(issue.path[0]) in raw)
-  ) {
-    message = `${where} is required.`;
-  } else if (issue?.code === "invalid_type") {
-    message = `${where} must be of type ${issue.expected}.`;
-  } else {
-    message = `${where} ${issue?.message ?? "is invalid"}.`;
-  }
-  return new ToolError(
-    "InvalidArgument",
-    message,
-    "Send only the documented arguments with their documented JSON types; 'timeField' ('modified' or 'created') is required.",
-  );
-}
-
-function checkEnum<T extends string>(name: string, value: string, allowed: readonly T[]): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new ToolError(
-    "InvalidEnum",
-    `'${name}' must be one of ${allowed.map((a) => `'${a}'`).join(", ")}.`,
-    `Set '${name}' to one of: ${allowed.join(", ")}.`,
-  );
-}
-
-function checkLength(
-  name: string,
-  value: string | undefined,
-  max: number,
-  code: "GlobTooLong" | "PathTooLong" | "CursorTooLong",
-  fix: string,
-): void {
-  if (value !== undefined && value.length > max) {
-    throw new ToolError(
-      code,
-      `'${name}' is ${value.length} characters long; the limit is ${max}.`,
-      fix,
-    );
-  }
-}
-
-function checkGlob(name: string, glob: string): void {
-  try {
-    compileGlob(glob);
-  } catch (err) {
-    if (!(err instanceof GlobSyntaxError)) throw err;
-    throw new ToolError("InvalidArgument", err.message.replace("'glob'", `'${name}'`), err.fix);
-  }
-}
-
-function checkTime(name: "from" | "to", value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const ms = parseDateTime(value);
-  if (ms === undefined) {
-    throw new ToolError(
-      "InvalidDateTime",
-      `'${name}' is not an RFC 3339 date-time with a time zone offset.`,
-      "Use a value like '2025-12-15T00:00:00Z' or '2025-12-15T09:00:00+09:00'.",
-    );
-  }
-  return ms;
-}
-
-function checkRoot(value: string, config: Config): SearchRequest["root"] {
-  const found = findRoot(config.roots, value);
-  if (found) return found;
-  const abs = hostRules.isAbsolute(value) ? normalizeAbsolute(value) : null;
-  const inside = abs !== null && config.roots.some((r) => isWithin(r.path, abs));
-  throw new ToolError(
-    "RootNotAllowed",
-    inside
-      ? "'root' is a folder inside an allowed root, not an allowed root itself."
-      : "'root' is not one of the folders this server may search.",
-    inside
-      ? "Pass the allowed root as 'root' (or omit 'root') and the subfolder, relative to it, as 'path'."
-      : "Omit 'root' to use the default root, or pass an allowed root exactly as configured.",
-  );
+  return { request, queryHash: hash, now };
 }

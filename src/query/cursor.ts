@@ -129,6 +129,20 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/**
+ * When the paging sequence of a cursor began (its `c`), read before the cursor is checked
+ * (the query hash it is checked against depends on it, contract §21); `undefined` when
+ * it has none or cannot be read (the full check then says why).
+ */
+export function peekChain(text: string): number | undefined {
+  try {
+    const c = parsePayload(text).c;
+    return typeof c === "number" && Number.isSafeInteger(c) ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function parsePayload(text: string): Record<string, unknown> {
   if (!BASE64URL.test(text) || text.length % 4 === 1 || text === "") {
     throw invalid("it is not base64url");

@@ -33,3 +33,11 @@ export {
   withTimeSpent,
 } from "./request.ts";
 export { formatTime, parseDateTime } from "./time.ts";
+export {
+  localTime,
+  type Period,
+  periodBounds,
+  PERIODS,
+  serverTimeZone,
+  withinStart,
+} from "./window.ts";

@@ -39,6 +39,10 @@ export interface Filter {
   exclude: string[];
   /** Leave out what `.gitignore`, `.ignore` and `.git/info/exclude` say, and `.git` (§17). */
   respectIgnoreFiles: boolean;
+  /** Files of at least this many bytes only; folders never match then (§22). */
+  minSizeBytes: number | null;
+  /** Files of fewer than this many bytes only; folders never match then (§22). */
+  maxSizeBytes: number | null;
 }
 
 /** An item's place in its order: its time in the filter's field (`null`: unknown) and path. */

@@ -84,7 +84,7 @@ export async function searchByTime(
   onProgress?: (progress: ScanProgress) => void,
 ): Promise<SearchResult> {
   const started = deps.clock.now();
-  const { request, queryHash } = parseArguments(args, deps.config, deps.guard);
+  const { request, queryHash, now } = parseArguments(args, deps.config, deps.guard, started);
   const render = (page: Page): SearchOutput => {
     const { filter } = request;
     return {
@@ -116,6 +116,7 @@ export async function searchByTime(
     ? undefined
     : (page: Page) => JSON.stringify(render(page)).length <= max - 16;
   const page = await deps.pager.page(request, queryHash, {
+    sequenceStart: now,
     ...(signal ? { signal } : {}),
     ...(onProgress ? { onProgress } : {}),
     ...(fits ? { fits } : {}),

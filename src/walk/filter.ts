@@ -44,15 +44,27 @@ export interface EntryFilter {
  * ```
  */
 export function compileFilter(filter: Filter): EntryFilter {
-  const { timeField, from, to, includeFiles, includeDirectories, includeUnknownTime } = filter;
+  const { timeField, from, to, includeFiles, includeUnknownTime } = filter;
+  const { minSizeBytes: minSize, maxSizeBytes: maxSize } = filter;
+  // With a size bound, folders never match (their size is null, contract §22).
+  const sized = minSize !== null || maxSize !== null;
+  const includeDirectories = filter.includeDirectories && !sized;
   const glob = filter.glob === null ? null : compileGlob(filter.glob);
-  // from == to is an empty window, even for unknown times (contract §7).
-  const matchesNothing = (!includeFiles && !includeDirectories) || (from !== null && from === to);
+  // from == to is an empty window, even for unknown times (contract §7); so is min >= max.
+  const matchesNothing = (!includeFiles && !includeDirectories) || (from !== null && from === to) ||
+    (minSize !== null && maxSize !== null && minSize >= maxSize);
   return {
     matchesNothing,
     wants: (path, isDirectory) =>
       (isDirectory ? includeDirectories : includeFiles) && (glob === null || glob(path)),
     judge(path, isDirectory, info) {
+      // The size, from the same lstat as the times (min inclusive, max exclusive).
+      if (
+        sized &&
+        ((minSize !== null && info.size < minSize) || (maxSize !== null && info.size >= maxSize))
+      ) {
+        return "outside";
+      }
       const modified = info.mtime?.getTime() ?? null;
       if (modified === null) return "noTime";
       const birth = info.birthtime?.getTime() ?? null;

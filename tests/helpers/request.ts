@@ -31,6 +31,8 @@ export function searchRequest(rootPath: string, changes: RequestChanges = {}): S
       includeUnknownTime: false,
       exclude: [],
       respectIgnoreFiles: false,
+      minSizeBytes: null,
+      maxSizeBytes: null,
     },
     order: changes.order ?? "path_asc",
     limit: changes.limit ?? 100,

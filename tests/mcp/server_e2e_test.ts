@@ -145,7 +145,10 @@ Deno.test({
       });
       const result = await conn.search({ timeField: "modified" });
       assertToolError(result, "ScanLimitExceeded");
-      assert.match(textOf(result), /\nScanned: \d+ files, \d+ directories\.$/);
+      assert.match(
+        textOf(result),
+        /\nScanned: \d+ files, \d+ directories\.\nServer time: [^\n]+\.$/,
+      );
     }
     {
       // A clock that moves 10 ms per reading makes the 5 ms time-out fire after one entry.
@@ -236,7 +239,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await fixture();
-    await using conn = await connect({ ...WALK, ALLOW_ROOTS: tree.root });
+    await using conn = await connect({ ...WALK, ALLOW_ROOTS: tree.root, TZ: "UTC" });
     const result = await conn.search({
       timeField: "modified",
       glob: "**/*.md",
@@ -246,7 +249,7 @@ Deno.test({
     assert.equal(result.isError, false);
     assert.match(
       textOf(result, 0),
-      /^Found 2 files \(sorted by modified desc\)\. Server time: \d{4}-\d\d-\d\dT[\d:.]+Z\.$/,
+      /^Found 2 files \(sorted by modified desc\)\. Window: from 2025-06-02 00:00 to 2025-06-05 00:00 local time \(UTC\)\. Server time: \d{4}-\d\d-\d\dT[\d:.]+Z \(\d{4}-\d\d-\d\d \d\d:\d\d in \S+, UTC[+-]\d\d:\d\d\)\.$/,
     );
     assert.deepEqual(JSON.parse(textOf(result, 1)), result.structuredContent);
     const out = result.structuredContent as {
@@ -328,12 +331,20 @@ Deno.test({
     assert.equal(result.isError, false);
     // Before any search, neither root has a live index yet (contract §18).
     const notYet = { state: "off", entries: 0, reason: "not used yet" };
-    assert.deepEqual(result.structuredContent, {
+    const { serverTime, timeZone, ...listed } = result.structuredContent as {
+      serverTime: string;
+      timeZone: { name: string; offset: string };
+    };
+    assert.deepEqual(listed, {
       roots: [
         { path: a.root, isDefault: false, index: notYet },
         { path: b.root, isDefault: true, index: notYet },
       ],
     });
+    // The server's time and zone, for 'today' and 'within' (contract §21).
+    assert.ok(Math.abs(Date.parse(serverTime) - Date.now()) < 60_000, serverTime);
+    assert.equal(timeZone.name, Intl.DateTimeFormat().resolvedOptions().timeZone);
+    assert.match(timeZone.offset, /^[+-]\d\d:\d\d$/);
     // What it lists is what fs.search_by_time accepts as root.
     const found = await conn.search({ timeField: "modified", root: a.root });
     assert.deepEqual(

