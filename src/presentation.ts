@@ -6,6 +6,7 @@
  */
 import type { ToolError } from "./errors.ts";
 import type { SearchResult } from "./search/search_by_time.ts";
+import { emptyAnswerHints } from "./query/hints.ts";
 import { isWalkOrder } from "./query/order.ts";
 import { formatTime } from "./query/time.ts";
 import { localTime, serverTimeZone } from "./query/window.ts";
@@ -108,6 +109,7 @@ export function summaryLine(result: SearchResult, now?: number): string {
       } left out because the file system records no created time for them; set includeUnknownTime to true to include them.`,
     );
   }
+  if (n === 0 && output.nextCursor === null) parts.push(...emptyAnswerHints(request));
   if (now !== undefined) parts.push(serverTime(now));
   return parts.join(" ");
 }

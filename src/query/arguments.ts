@@ -93,7 +93,12 @@ export function parseArguments(
 ): ParsedArguments {
   // 1. shape
   const shape = argumentsShape.safeParse(raw ?? {});
-  if (!shape.success) throw invalidArgument(shape.error.issues[0], raw);
+  if (!shape.success) {
+    // A misspelled name is reported as unknown (with the name meant), not only as missing.
+    const { issues } = shape.error;
+    const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0];
+    throw invalidArgument(issue, raw, Object.keys(argumentsShape.shape));
+  }
   const args = shape.data;
 
   // 2. enums
@@ -151,6 +156,17 @@ export function parseArguments(
   }
   const glob = args.glob === undefined || args.glob === "" ? null : args.glob;
   if (glob !== null) checkGlob("glob", glob);
+  for (const [i, pattern] of (args.exclude ?? []).entries()) {
+    // The gitignore way ('node_modules/') matches no path here, so it would exclude nothing.
+    if (pattern.length > 1 && pattern.endsWith("/")) {
+      const name = pattern.replace(/\/+$/, "").replace(/^\*\*\//, "");
+      throw new ToolError(
+        "InvalidArgument",
+        `'exclude[${i}]' ends with '/', which matches no path here: ${JSON.stringify(pattern)}.`,
+        `Write '**/${name}' to leave out every folder (or file) named '${name}', with everything in it.`,
+      );
+    }
+  }
   const exclude = (args.exclude ?? []).filter((pattern) => pattern !== "");
   exclude.forEach((pattern, i) => checkGlob(`exclude[${i}]`, pattern));
 

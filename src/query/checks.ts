@@ -11,13 +11,22 @@ import { ToolError } from "../errors.ts";
 import { hostRules, isWithin, normalizeAbsolute } from "../security/mod.ts";
 import { compileGlob, GlobSyntaxError } from "./glob.ts";
 import type { SearchRequest } from "./request.ts";
+import { closestName, dateTimeMistake } from "./hints.ts";
 import { parseDateTime } from "./time.ts";
 
-export function invalidArgument(issue: z.core.$ZodIssue | undefined, raw: unknown): ToolError {
+export function invalidArgument(
+  issue: z.core.$ZodIssue | undefined,
+  raw: unknown,
+  known: readonly string[] = [],
+): ToolError {
   const where = issue && issue.path.length > 0 ? `'${issue.path.join(".")}'` : "the arguments";
   let message: string;
   if (issue?.code === "unrecognized_keys") {
-    message = `Unknown argument ${issue.keys.map((k) => `'${k}'`).join(", ")}.`;
+    // Named as unknown, with the closest known name (contract §23).
+    message = issue.keys.map((k) => {
+      const close = closestName(k, known);
+      return `'${k}' is not an argument${close ? `; did you mean '${close}'?` : "."}`;
+    }).join(" ");
   } else if (issue?.code === "invalid_type" && issue.path.length === 0) {
     message = "The arguments must be a JSON object.";
   } else if (
@@ -75,10 +84,14 @@ export function checkTime(name: "from" | "to", value: string | undefined): numbe
   if (value === undefined) return null;
   const ms = parseDateTime(value);
   if (ms === undefined) {
+    // Name the actual mistake, and offer the corrected value (contract §23).
+    const { problem, corrected } = dateTimeMistake(value);
     throw new ToolError(
       "InvalidDateTime",
-      `'${name}' is not an RFC 3339 date-time with a time zone offset.`,
-      "Use a value like '2025-12-15T00:00:00Z' or '2025-12-15T09:00:00+09:00'.",
+      `'${name}' ${problem}: ${JSON.stringify(value.slice(0, 40))}.`,
+      corrected === null
+        ? "Use an RFC 3339 date-time with an offset, like '2025-12-15T00:00:00Z' or '2025-12-15T09:00:00+09:00'; for recent changes, 'within' (e.g. '24h') is simpler."
+        : `Use '${corrected}' (RFC 3339: a 'T', seconds, and an offset such as 'Z' or '+09:00').`,
     );
   }
   return ms;
@@ -96,7 +109,7 @@ export function checkRoot(value: string, config: Config): SearchRequest["root"] 
       : "'root' is not one of the folders this server may search.",
     inside
       ? "Pass the allowed root as 'root' (or omit 'root') and the subfolder, relative to it, as 'path'."
-      : "Omit 'root' to use the default root, or pass an allowed root exactly as configured.",
+      : "Omit 'root' to use the default root, or pass an allowed root exactly as fs.list_roots (fs_list_roots) lists it.",
   );
 }
 

@@ -1,0 +1,105 @@
+/**
+ * Words that steer a model to the right call (contract §23): the closest known name for
+ * an unknown one, what is wrong with a date-time and its corrected form, and why an empty
+ * answer may be empty.
+ *
+ * @module
+ */
+import type { SearchRequest } from "./request.ts";
+import { parseDateTime } from "./time.ts";
+
+/** The edit distance of two short strings (insertions, deletions, substitutions). */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        row[j]! + 1,
+        next[j - 1]! + 1,
+        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The known name closest to `name`: the same but for case, `_` or `-`, else one within
+ * a third of its length by edit distance; `null` when none is that close.
+ */
+export function closestName(name: string, known: readonly string[]): string | null {
+  const plain = (s: string) => s.toLowerCase().replace(/[_-]/g, "");
+  const same = known.find((k) => plain(k) === plain(name));
+  if (same) return same;
+  let best: string | null = null;
+  let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
+  for (const k of known) {
+    const d = distance(plain(name), plain(k));
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}
+
+/** What is wrong with a date-time that is not RFC 3339, and the value it was likely meant as. */
+export function dateTimeMistake(text: string): { problem: string; corrected: string | null } {
+  let fixed = text.trim();
+  const problems: string[] = [];
+  if (/^\d{4}-\d\d-\d\d$/.test(fixed)) {
+    problems.push("is a date without a time");
+    fixed += "T00:00:00Z";
+  }
+  if (/^\d{4}-\d\d-\d\d[ t]\d/.test(fixed) && fixed[10] !== "T") {
+    problems.push(`has '${fixed[10] === " " ? " " : fixed[10]}' where RFC 3339 wants 'T'`);
+    fixed = fixed.slice(0, 10) + "T" + fixed.slice(11);
+  }
+  if (/T\d\d:\d\d(?!:)/.test(fixed)) {
+    problems.push("has no seconds");
+    fixed = fixed.replace(/T(\d\d:\d\d)(?!:)/, "T$1:00");
+  }
+  if (/[+-]\d{4}$/.test(fixed)) {
+    problems.push("has an offset without a colon");
+    fixed = fixed.replace(/([+-]\d\d)(\d\d)$/, "$1:$2");
+  } else if (/T\d\d:\d\d:\d\d(\.\d+)?$/.test(fixed)) {
+    problems.push("has no time zone offset");
+    fixed += "Z";
+  }
+  if (problems.length === 0) {
+    const day = /^(\d{4}-\d\d-\d\d)T/.exec(fixed)?.[1];
+    if (day && parseDateTime(`${day}T00:00:00Z`) === undefined) {
+      return { problem: `names a day that does not exist (${day})`, corrected: null };
+    }
+    return { problem: "is not an RFC 3339 date-time", corrected: null };
+  }
+  const corrected = parseDateTime(fixed) === undefined ? null : fixed;
+  return { problem: problems.join(" and "), corrected };
+}
+
+/**
+ * Why an answer with no match may be empty, when the arguments themselves suggest it: a
+ * glob that cannot match below `path` (globs match from the root), a glob written as an
+ * absolute path.
+ */
+export function emptyAnswerHints(request: SearchRequest): string[] {
+  const hints: string[] = [];
+  const { glob, includeFiles, includeDirectories } = request.filter;
+  if (!includeFiles && !includeDirectories) {
+    hints.push(
+      "includeFiles is false and includeDirectories is not true, so nothing can match: set includeDirectories to true to list folders.",
+    );
+  }
+  const path = request.start.path;
+  if (glob !== null && glob.startsWith("/")) {
+    hints.push(
+      `The glob '${glob}' starts with '/', but globs match the root-relative path: try '${
+        glob.replace(/^\/+/, "")
+      }'.`,
+    );
+  } else if (glob !== null && path !== "" && !glob.startsWith("**") && !glob.startsWith(path)) {
+    hints.push(
+      `Globs match the whole root-relative path, not the part below 'path': with path '${path}', try glob '${path}/${glob}' or '**/${glob}'.`,
+    );
+  }
+  return hints;
+}
