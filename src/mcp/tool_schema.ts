@@ -6,6 +6,7 @@
  * @module
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { PERIODS } from "../query/mod.ts";
 
 /** The tool's stable name. */
 export const SEARCH_TOOL_NAME = "fs.search_by_time";
@@ -38,16 +39,7 @@ export const SEARCH_INPUT_SCHEMA = {
     },
     period: {
       type: "string",
-      enum: [
-        "today",
-        "yesterday",
-        "this_week",
-        "last_week",
-        "this_month",
-        "last_month",
-        "this_year",
-        "last_year",
-      ],
+      enum: PERIODS,
       description:
         "A calendar period in the server's time zone (weeks start on Monday), e.g. 'today' for what changed today. Not with 'within', 'from' or 'to'. Omit for no calendar period.",
     },
