@@ -6,13 +6,15 @@
  * @module
  */
 import { hostRules } from "../security/mod.ts";
-import { DIR, find, type Listing, listingBytes } from "./listing.ts";
+import { DIR, find, type Listing } from "./listing.ts";
 
 /** A folder: its listing (once read) and the folders below it that were read. */
 export interface FolderNode {
   listing: Listing | null;
   /** The folder's modification time just before its listing was read. */
   time: number;
+  /** What its listing costs, as `listingBytes` estimated it when it was kept. */
+  bytes: number;
   children: Map<string, FolderNode>;
 }
 
@@ -65,24 +67,28 @@ export class FolderTree {
     return { parent: this.node(abs.slice(0, slash), false), name: abs.slice(slash + 1) };
   }
 
-  /** Holds `listing`, read at `time`; folders gone from it go with everything below them. */
-  keep(node: FolderNode, listing: Listing, time: number): void {
+  /**
+   * Holds `listing`, read at `time` and costing `bytes`; folders gone from it go with
+   * everything below them.
+   */
+  keep(node: FolderNode, listing: Listing, time: number, bytes: number): void {
     for (const name of [...node.children.keys()]) {
       const i = find(listing.names, name);
       if (i < 0 || !(listing.kinds[i]! & DIR)) this.drop(node, name);
     }
     this.unlist(node);
     this.entries += listing.names.length;
-    this.bytes += listingBytes(listing.names);
+    this.bytes += bytes;
     node.listing = listing;
     node.time = time;
+    node.bytes = bytes;
   }
 
   /** Forgets a folder's listing (it is read again when next needed). */
   unlist(node: FolderNode): void {
     if (!node.listing) return;
     this.entries -= node.listing.names.length;
-    this.bytes -= listingBytes(node.listing.names);
+    this.bytes -= node.bytes;
     node.listing = null;
     this.#last = null;
   }
@@ -103,5 +109,5 @@ export class FolderTree {
 }
 
 function newNode(): FolderNode {
-  return { listing: null, time: NaN, children: new Map() };
+  return { listing: null, time: NaN, bytes: 0, children: new Map() };
 }

@@ -219,15 +219,15 @@ export class TreeCache implements FsPort {
   }
 
   #keep(node: FolderNode, names: string[], kinds: number[], time: number): void {
-    const bytes = this.bytes + listingBytes(names) -
-      (node.listing ? listingBytes(node.listing.names) : 0);
+    const cost = listingBytes(names);
+    const bytes = this.bytes + cost - (node.listing ? node.bytes : 0);
     if (this.entries + names.length > this.#maxEntries) return this.#overflow("entries");
     if (bytes > this.#maxBytes) return this.#overflow("memory");
     if (bytes >= this.#nextHeapLook) {
       this.#nextHeapLook = bytes + HEAP_LOOK_BYTES;
       if (this.#heapNearlyFull()) return this.#overflow("memory");
     }
-    this.#tree.keep(node, makeListing(names, kinds), time);
+    this.#tree.keep(node, makeListing(names, kinds), time, cost);
   }
 
   #overflow(why: Overflow): void {
