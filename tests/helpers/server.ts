@@ -103,3 +103,16 @@ export async function rawSession(
   });
   return { code, stdout };
 }
+
+/** A root's live index as `fs.list_roots` reports it (`undefined` with `INDEX=off`). */
+export interface RootIndexInfo {
+  state: string;
+  entries: number;
+  reason?: string;
+}
+
+/** The first root's live index, from `fs.list_roots`. */
+export async function rootIndex(conn: Connection): Promise<RootIndexInfo> {
+  const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
+  return (result.structuredContent as { roots: { index: RootIndexInfo }[] }).roots[0]!.index;
+}

@@ -10,16 +10,10 @@
  */
 import assert from "node:assert/strict";
 import { canExchange, exchange } from "../helpers/exchange.ts";
-import { connect, type Connection, textOf } from "../helpers/server.ts";
+import { connect, type Connection, rootIndex, textOf } from "../helpers/server.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
-
-async function rootIndex(conn: Connection): Promise<{ state: string; entries: number }> {
-  const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
-  return (result.structuredContent as { roots: { index: { state: string; entries: number } }[] })
-    .roots[0]!.index;
-}
 
 function paths(result: Awaited<ReturnType<Connection["search"]>>): string[] {
   assert.ok(!result.isError, textOf(result));

@@ -8,18 +8,11 @@ import assert from "node:assert/strict";
 import { LiveIndex } from "../../src/index/live_index.ts";
 import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
+import { fakeWatch } from "../helpers/fake_watch.ts";
 import { seamIndexWorkerUrl, type TestSeam } from "../helpers/seam.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
-
-function fakeWatch(mode: string, at = 1, after?: number): URL {
-  const url = new URL("../helpers/fake_watch_worker.ts", import.meta.url);
-  url.searchParams.set("mode", mode);
-  url.searchParams.set("at", String(at));
-  if (after !== undefined) url.searchParams.set("after", String(after));
-  return url;
-}
 
 interface Setup {
   spec?: TreeSpec;
@@ -55,10 +48,15 @@ async function setup(options: Setup) {
   return { tree, index, indexed, fresh, status, [Symbol.asyncDispose]: dispose };
 }
 
-/** Starts the watch (a walk), waits for it, then fills the index with a whole-root call. */
-async function fill(t: Awaited<ReturnType<typeof setup>>): Promise<number> {
+/** Starts the watch with a call (a walk), and waits until it is in place. */
+async function watched(t: Awaited<ReturnType<typeof setup>>): Promise<void> {
   await t.indexed.search({ timeField: "modified" });
   await until(() => t.status().state === "watching", "the watch");
+}
+
+/** Starts the watch, then fills the index with a whole-root call. */
+async function fill(t: Awaited<ReturnType<typeof setup>>): Promise<number> {
+  await watched(t);
   await t.indexed.search({ timeField: "modified" });
   assert.ok(t.status().entries > 0);
   return t.status().entries;
@@ -93,8 +91,7 @@ Deno.test({
       seam: (abs) => ({ stallOn: abs("stuck"), stallIn: "readDir" }),
       env: { SCAN_TIMEOUT_MS: String(timeoutMs) },
     });
-    await t.indexed.search({ timeField: "modified" }); // a walk: starts the watch
-    await until(() => t.status().state === "watching", "the watch");
+    await watched(t);
     // On the index: hangs, and is answered at its own hard deadline, one way or the other.
     const hung = t.indexed.search({ timeField: "modified" }).catch(() => null);
     const queued = await t.indexed.search({ timeField: "modified" });
@@ -149,8 +146,7 @@ Deno.test({
       seam: (abs) => ({ stallOn: abs("stuck"), stallIn: "lstat" }),
       env: { SCAN_TIMEOUT_MS: "60000" },
     });
-    await t.indexed.search({ timeField: "modified" }); // a walk: starts the watch
-    await until(() => t.status().state === "watching", "the watch");
+    await watched(t);
     // The index worker gets stuck in its first read of the folder, and would stay so
     // until the call's hard deadline, a minute away.
     const out = await allPages(t.indexed, { timeField: "modified", limit: 100 });

@@ -3,19 +3,10 @@
  * memory, fs.list_roots says so, and a change made meanwhile is in the next answer.
  */
 import assert from "node:assert/strict";
-import { connect, type Connection } from "../helpers/server.ts";
+import { connect, rootIndex } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
-
-interface RootInfo {
-  path: string;
-  index?: { state: string; entries: number; reason?: string };
-}
-async function rootIndex(conn: Connection): Promise<RootInfo["index"]> {
-  const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
-  return (result.structuredContent as { roots: RootInfo[] }).roots[0]!.index;
-}
 
 Deno.test({
   name: "live index: watched roots answer from memory and stay true while files change",

@@ -8,16 +8,10 @@ import assert from "node:assert/strict";
 import { type IndexStatus, LiveIndex } from "../../src/index/live_index.ts";
 import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
+import { fakeWatch } from "../helpers/fake_watch.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
-
-function fakeWatch(mode: string, at = 1): URL {
-  const url = new URL("../helpers/fake_watch_worker.ts", import.meta.url);
-  url.searchParams.set("mode", mode);
-  url.searchParams.set("at", String(at));
-  return url;
-}
 
 async function setup(mode: string, at: number) {
   const spec: Record<string, { mtime: number }> = {};

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { connect, type Connection, textOf } from "../helpers/server.ts";
+import { connect, rootIndex, textOf } from "../helpers/server.ts";
 import { makeTree } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
@@ -21,13 +21,6 @@ import { sanitize } from "../helpers/sanitize.ts";
 const FOLDERS = 20;
 const FILES = 2000;
 const HEAP = "--v8-flags=--max-old-space-size=16,--max-semi-space-size=1";
-
-async function rootIndex(conn: Connection) {
-  const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
-  return (result.structuredContent as {
-    roots: { index: { state: string; entries: number; reason?: string } }[];
-  }).roots[0]!.index;
-}
 
 Deno.test({
   name: "live index: past its memory budget a root goes back to walks, and the server stays up",
