@@ -138,6 +138,15 @@ export const SEARCH_INPUT_SCHEMA = {
   required: ["timeField"],
 } as const;
 
+/**
+ * A value of `schema` or `null`, spelled as two single-type `anyOf` branches: the same values
+ * as `type: [..., "null"]`, but portable to clients that map schemas onto a single-`type`
+ * dialect (the MCP Inspector's `--strict` check warns about type arrays; contract §3, §23).
+ */
+function nullable<const T extends Record<string, unknown>>(schema: T) {
+  return { anyOf: [schema, { type: "null" }] } as const;
+}
+
 /** The contract's outputSchema (§3), with the optional `stats` additions of contract §7 and §11. */
 export const SEARCH_OUTPUT_SCHEMA = {
   type: "object",
@@ -148,8 +157,8 @@ export const SEARCH_OUTPUT_SCHEMA = {
       type: "object",
       additionalProperties: false,
       properties: {
-        from: { type: ["string", "null"], format: "date-time" },
-        to: { type: ["string", "null"], format: "date-time" },
+        from: nullable({ type: "string", format: "date-time" }),
+        to: nullable({ type: "string", format: "date-time" }),
       },
       required: ["from", "to"],
     },
@@ -161,14 +170,14 @@ export const SEARCH_OUTPUT_SCHEMA = {
         properties: {
           path: { type: "string" },
           isDirectory: { type: "boolean" },
-          sizeBytes: { type: ["integer", "null"], minimum: 0 },
+          sizeBytes: nullable({ type: "integer", minimum: 0 }),
           modifiedAt: { type: "string", format: "date-time" },
-          createdAt: { type: ["string", "null"], format: "date-time" },
+          createdAt: nullable({ type: "string", format: "date-time" }),
         },
         required: ["path", "isDirectory", "sizeBytes", "modifiedAt", "createdAt"],
       },
     },
-    nextCursor: { type: ["string", "null"] },
+    nextCursor: nullable({ type: "string" }),
     stats: {
       type: "object",
       additionalProperties: false,

@@ -5,7 +5,12 @@
  * code, the size bounds, and the words the schema gives a model.
  */
 import assert from "node:assert/strict";
-import { SEARCH_INPUT_SCHEMA, SEARCH_TOOL } from "../../src/mcp/tool_schema.ts";
+import { LIST_ROOTS_TOOL } from "../../src/mcp/list_roots.ts";
+import {
+  SEARCH_INPUT_SCHEMA,
+  SEARCH_OUTPUT_SCHEMA,
+  SEARCH_TOOL,
+} from "../../src/mcp/tool_schema.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { connect, textOf } from "../helpers/server.ts";
 import { makeTree } from "../helpers/tree.ts";
@@ -224,4 +229,17 @@ Deno.test("schema: every input says what it does, and the tool names within and 
   assert.match(SEARCH_TOOL.description!, /within: '24h'/);
   assert.match(SEARCH_TOOL.description!, /period: 'today'/);
   assert.match(SEARCH_INPUT_SCHEMA.properties.maxDepth.description, /256/);
+});
+
+Deno.test("schema: no property has a type array (the Inspector's --strict portability check)", () => {
+  const typeArrays: string[] = [];
+  const visit = (node: unknown, at: string) => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray((node as { type?: unknown }).type)) typeArrays.push(at);
+    for (const [key, child] of Object.entries(node)) visit(child, `${at}/${key}`);
+  };
+  visit(SEARCH_INPUT_SCHEMA, "inputSchema");
+  visit(SEARCH_OUTPUT_SCHEMA, "outputSchema");
+  visit(LIST_ROOTS_TOOL.outputSchema, "fs.list_roots outputSchema");
+  assert.deepEqual(typeArrays, []);
 });
