@@ -46,7 +46,17 @@ export async function makeExampleTree(): Promise<void> {
   for (const rel of [...folders].sort((a, b) => b.length - a.length)) {
     await Deno.utime(path.join(EXAMPLE_ROOT, ...rel.split("/")), FOLDER_TIME, FOLDER_TIME);
   }
+  // One big file written just now, for the windows relative to now and the size filter.
+  const scan = path.join(EXAMPLE_ROOT, ...JUST_NOW.split("/"));
+  await Deno.mkdir(path.dirname(scan), { recursive: true });
+  await Deno.writeFile(scan, new Uint8Array(0));
+  await Deno.truncate(scan, JUST_NOW_BYTES);
+  await Deno.utime(path.dirname(scan), FOLDER_TIME, FOLDER_TIME);
 }
+
+/** The file written when the examples run (its time changes from run to run). */
+const JUST_NOW = "scans/receipt.pdf";
+const JUST_NOW_BYTES = 3_000_000;
 
 interface Example {
   title: string;
@@ -133,6 +143,37 @@ export const EXAMPLES: Example[] = [
     text: "Paths are relative and stay inside the root.",
     request: call(8, "fs.search_by_time", { timeField: "modified", path: "../.ssh" }),
   },
+  {
+    title: "What changed in the last hour",
+    text:
+      "`within` counts back from now: `1h`, `24h`, `7d`, `2weeks`, or ISO 8601 (`PT1H`). `range` echoes the instants used.",
+    request: call(9, "fs.search_by_time", { timeField: "modified", within: "1h" }),
+  },
+  {
+    title: "What changed today",
+    text:
+      "`period` is a calendar period in the server's time zone (here Asia/Seoul): the window runs from local midnight to the next.",
+    request: call(10, "fs.search_by_time", { timeField: "modified", period: "today" }),
+  },
+  {
+    title: "Big files changed this week",
+    text:
+      "`minSizeBytes` (inclusive) and `maxSizeBytes` (exclusive) keep files by size; weeks start on Monday.",
+    request: call(11, "fs.search_by_time", {
+      timeField: "modified",
+      period: "this_week",
+      minSizeBytes: 1_000_000,
+    }),
+  },
+  {
+    title: "The week before a given instant",
+    text: "`within` with `to` counts back from `to` instead of from now.",
+    request: call(12, "fs.search_by_time", {
+      timeField: "modified",
+      within: "7d",
+      to: "2025-12-15T00:00:00Z",
+    }),
+  },
 ];
 
 /** Runs the examples against a fresh server; returns the Markdown. */
@@ -189,11 +230,12 @@ const HEADER = `# Examples
 Real requests and responses, captured from the running server by \`deno task examples\`
 (docs/examples.ts), which tests/docs_examples_test.ts runs again to check that this page
 is current. The server was started as the README shows, with
-\`ALLOW_ROOTS=EXAMPLE_ROOT\`, over a folder with seven files whose modification times
-are set to fixed December 2025 instants. Each request is one line on the server's stdin;
-each response is the line it wrote back, pretty-printed here. \`createdAt\` values are
-the files' real creation times, so they change from run to run, as do \`elapsedMs\` and
-the server time in the summary line.
+\`ALLOW_ROOTS=EXAMPLE_ROOT\` and \`TZ=Asia/Seoul\`, over a folder with seven files whose
+modification times are set to fixed December 2025 instants, and one 3 MB file written just
+before the requests. Each request is one line on the server's stdin; each response is the
+line it wrote back, pretty-printed here. \`createdAt\` values are the files' real creation
+times, so they change from run to run, as do \`elapsedMs\`, the server time in the summary
+line, the new file's time and the windows counted from now.
 `;
 
 if (import.meta.main) {

@@ -10,6 +10,7 @@ import { emptyAnswerHints } from "./query/hints.ts";
 import { isWalkOrder } from "./query/order.ts";
 import { formatTime } from "./query/time.ts";
 import { localTime, serverTimeZone } from "./query/window.ts";
+import { TOOL_WORDS, type Words } from "./query/words.ts";
 
 /**
  * The error text: `ErrorCode:`, `Message:` and `Fix:` lines, then any detail lines.
@@ -56,9 +57,13 @@ function windowWords(from: number | null, to: number | null): string {
 /**
  * E.g. `Found 2 files (sorted by modified desc). Server time: 2026-01-02T03:04:05.000Z
  * (2026-01-02 12:04 in Asia/Seoul, UTC+09:00).`
- * Without `now`, the server time is left out.
+ * Without `now`, the server time is left out; `words` name the inputs (the tool's by default).
  */
-export function summaryLine(result: SearchResult, now?: number): string {
+export function summaryLine(
+  result: SearchResult,
+  now?: number,
+  words: Words = TOOL_WORDS,
+): string {
   const { output, request } = result;
   const n = output.matches.length;
   const kind = request.filter.includeDirectories ? "entry" : "file";
@@ -85,18 +90,18 @@ export function summaryLine(result: SearchResult, now?: number): string {
   }
   if (result.cutForSize) {
     parts.push(
-      `The page was cut to ${n} ${noun} to keep the answer short enough for the client; call again with 'cursor' set to nextCursor for the rest.`,
+      `The page was cut to ${n} ${noun} to keep the answer short enough for the client; ${words.nextPage} for the rest.`,
     );
   }
   if (output.stats.truncated) {
     parts.push(
-      "The scan reached a server limit, so this page covers only part of the tree; call again with 'cursor' set to nextCursor to continue" +
+      `The scan reached a server limit, so this page covers only part of the tree; ${words.nextPage} to continue` +
         (isWalkOrder(request.order)
           ? "."
           : " (after a truncated scan, time order holds within each page only)."),
     );
   } else if (output.nextCursor !== null && !result.cutForSize) {
-    parts.push("More results: call again with 'cursor' set to nextCursor.");
+    parts.push(`More results: ${words.nextPage}.`);
   }
   if (output.stats.skipped > 0) {
     parts.push(`${output.stats.skipped} entries could not be read and were skipped.`);
@@ -106,10 +111,12 @@ export function summaryLine(result: SearchResult, now?: number): string {
     parts.push(
       `${unknown} ${
         unknown === 1 ? "entry was" : "entries were"
-      } left out because the file system records no created time for them; set includeUnknownTime to true to include them.`,
+      } left out because the file system records no created time for them; ${
+        words.turnOn("includeUnknownTime")
+      } to include them.`,
     );
   }
-  if (n === 0 && output.nextCursor === null) parts.push(...emptyAnswerHints(request));
+  if (n === 0 && output.nextCursor === null) parts.push(...emptyAnswerHints(request, words));
   if (now !== undefined) parts.push(serverTime(now));
   return parts.join(" ");
 }

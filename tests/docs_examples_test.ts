@@ -14,6 +14,10 @@ function stable(markdown: string): string {
     .replace(/\\"createdAt\\":\\"[^"\\]*\\"/g, '\\"createdAt\\":\\"…\\"')
     .replace(/elapsedMs\\?"?: ?\d+/g, "elapsedMs: …")
     .replace(/Server time: [0-9T:.\-]+Z \([^)]*\)/g, "Server time: …")
+    // Instants counted from now: windows from within/period, the file written just now.
+    .replace(/("(from|to|modifiedAt)": )"(?!2025-)[^"]*"/g, '$1"…"')
+    .replace(/(\\"(from|to|modifiedAt)\\":)\\"(?!2025-)[^"\\]*\\"/g, '$1\\"…\\"')
+    .replace(/Window: (since|from) (?!2025-)[^.]*\./g, "Window: …")
     // Cursors carry when their paging sequence began.
     .replace(/("(next)?[cC]ursor\\?": ?\\?")[A-Za-z0-9_-]+/g, "$1…");
 }

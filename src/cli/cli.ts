@@ -13,7 +13,9 @@ import { Pager } from "../paging/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 import { searchByTime } from "../search/mod.ts";
+import { FlagError, inCliWords, PARSE_OPTIONS, toolArguments } from "./flags.ts";
 import { formatTable } from "./table.ts";
+import { USAGE } from "./usage.ts";
 
 /** What the CLI may touch; `main.ts` provides the real ones. */
 export interface CliIo {
@@ -29,56 +31,6 @@ export interface CliIo {
   /** A scanner allowed to read exactly these paths. */
   scanner(readPaths: string[]): Scanner;
 }
-
-/** The help text. */
-export const USAGE = `file-time-search: find files by modified or created time.
-
-Usage:
-  file-time-search                       run the MCP server on stdio (set ALLOW_ROOTS)
-  file-time-search serve <folder>...     run the MCP server on stdio for these folders
-  file-time-search search <root> [options]
-  file-time-search --help | --version
-
-Search options (the fs.search_by_time arguments):
-  -t, --time-field modified|created      default: modified
-      --path <relative path>             start below the root
-      --from <date-time>                 inclusive, RFC 3339, e.g. 2025-12-01T00:00:00Z
-      --to <date-time>                   exclusive
-  -g, --glob <pattern>                   matched against the root-relative path: '**/*.md'
-      --no-recursive                     only the direct children
-      --max-depth <n>                    0 = the start path only
-      --dirs                             include folders
-      --no-files                         leave files out
-  -s, --sort time_desc|time_asc|path_asc default: time_desc
-  -n, --limit <1..1000>                  default: 100
-      --cursor <cursor>                  continue from a previous page
-      --include-unknown-time             with created: also entries without one
-  -x, --exclude <glob>                   leave matching entries out (repeatable): '**/node_modules'
-      --respect-ignore-files             leave out what .gitignore/.ignore say, and .git
-      --json                             print the tool's structured result as JSON
-
-Exit status: 0 found (or nothing found), 1 the search was refused (ErrorCode on stderr),
-2 bad usage or configuration.`;
-
-const OPTIONS = {
-  "time-field": { type: "string", short: "t" },
-  path: { type: "string" },
-  from: { type: "string" },
-  to: { type: "string" },
-  glob: { type: "string", short: "g" },
-  "no-recursive": { type: "boolean" },
-  "max-depth": { type: "string" },
-  dirs: { type: "boolean" },
-  "no-files": { type: "boolean" },
-  sort: { type: "string", short: "s" },
-  limit: { type: "string", short: "n" },
-  cursor: { type: "string" },
-  "include-unknown-time": { type: "boolean" },
-  exclude: { type: "string", short: "x", multiple: true },
-  "respect-ignore-files": { type: "boolean" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const;
 
 /**
  * Runs the CLI with `argv` (without the program name); returns the exit status.
@@ -101,7 +53,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const searchArgs = attachNegativeNumbers(argv.slice(1));
   let parsed;
   try {
-    parsed = parseArgs({ args: searchArgs, options: OPTIONS, allowPositionals: true });
+    parsed = parseArgs({ args: searchArgs, options: PARSE_OPTIONS, allowPositionals: true });
   } catch (err) {
     // Node's message goes on with advice about '--'; its first sentence says it all.
     const message = err instanceof Error ? err.message : String(err);
@@ -113,10 +65,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) return usageError(io, "Give exactly one <root> folder to search.");
-  for (const [flag, value] of [["--max-depth", values["max-depth"]], ["--limit", values.limit]]) {
-    if (value !== undefined && !WHOLE_NUMBER.test(value)) {
-      return usageError(io, `${flag} needs a whole number, not '${value}'.`);
-    }
+  let args: Record<string, unknown>;
+  try {
+    args = toolArguments(values);
+  } catch (err) {
+    if (!(err instanceof FlagError)) throw err;
+    return usageError(io, err.message);
   }
   let config: Config;
   try {
@@ -132,7 +86,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const scanner = io.scanner(readablePaths(config));
   try {
     const result = await searchByTime(
-      toolArguments(values),
+      args,
       { config, pager: new Pager({ scanner, clock: io.clock, snapshots: false }), clock: io.clock },
       undefined,
       progressLine(io),
@@ -146,14 +100,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (err) {
     if (!(err instanceof ToolError)) throw err;
-    io.err(errorText(err) + "\n");
+    io.err(inCliWords(errorText(err)) + "\n");
     return 1;
   } finally {
     scanner.close();
   }
 }
 
-const WHOLE_NUMBER = /^-?\d+$/;
 /** Options whose value may be a negative number, which parseArgs would take for a flag. */
 const NUMBER_OPTIONS = new Set(["--max-depth", "--limit", "-n"]);
 
@@ -189,33 +142,6 @@ function nextPageCommand(program: string, args: string[]): (cursor: string) => s
 /** Quotes a word for POSIX shells when it needs it. */
 function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
-}
-
-/** The tool arguments the options stand for (whole numbers were checked before). */
-function toolArguments(
-  values: Record<string, string | boolean | string[] | undefined>,
-): Record<string, unknown> {
-  const number = (v: string | boolean | string[] | undefined) =>
-    typeof v === "string" ? Number(v) : v;
-  const args: Record<string, unknown> = {
-    timeField: values["time-field"] ?? "modified",
-    path: values.path,
-    from: values.from,
-    to: values.to,
-    glob: values.glob,
-    recursive: values["no-recursive"] ? false : undefined,
-    maxDepth: number(values["max-depth"]),
-    includeDirectories: values.dirs ? true : undefined,
-    includeFiles: values["no-files"] ? false : undefined,
-    sort: values.sort,
-    limit: number(values.limit),
-    cursor: values.cursor,
-    includeUnknownTime: values["include-unknown-time"] ? true : undefined,
-    exclude: values.exclude,
-    respectIgnoreFiles: values["respect-ignore-files"] ? true : undefined,
-  };
-  for (const key of Object.keys(args)) if (args[key] === undefined) delete args[key];
-  return args;
 }
 
 function progressLine(io: CliIo): ((p: ScanProgress) => void) | undefined {

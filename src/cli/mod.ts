@@ -6,4 +6,5 @@
  *
  * @module
  */
-export { type CliIo, runCli, USAGE } from "./cli.ts";
+export { type CliIo, runCli } from "./cli.ts";
+export { USAGE } from "./usage.ts";

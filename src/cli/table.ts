@@ -4,6 +4,7 @@
  * @module
  */
 import { summaryLine } from "../presentation.ts";
+import { CLI_WORDS } from "./flags.ts";
 import type { SearchResult } from "../search/mod.ts";
 
 /**
@@ -40,7 +41,7 @@ export function formatTable(
     cells.map((c, i) => (i === 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")
       .trimEnd();
   const lines = rows.length === 0 ? [] : [line(header), ...rows.map(line)];
-  lines.push(summaryLine(result));
+  lines.push(summaryLine(result, undefined, CLI_WORDS));
   if (output.nextCursor !== null) lines.push(`Next page: ${nextPage(output.nextCursor)}`);
   return lines.join("\n") + "\n";
 }

@@ -7,6 +7,7 @@
  */
 import type { SearchRequest } from "./request.ts";
 import { parseDateTime } from "./time.ts";
+import type { Words } from "./words.ts";
 
 /** The edit distance of two short strings (insertions, deletions, substitutions). */
 function distance(a: string, b: string): number {
@@ -81,12 +82,14 @@ export function dateTimeMistake(text: string): { problem: string; corrected: str
  * glob that cannot match below `path` (globs match from the root), a glob written as an
  * absolute path.
  */
-export function emptyAnswerHints(request: SearchRequest): string[] {
+export function emptyAnswerHints(request: SearchRequest, words: Words): string[] {
   const hints: string[] = [];
   const { glob, includeFiles, includeDirectories } = request.filter;
   if (!includeFiles && !includeDirectories) {
     hints.push(
-      "includeFiles is false and includeDirectories is not true, so nothing can match: set includeDirectories to true to list folders.",
+      `${words.filesOff}, so nothing can match: ${
+        words.turnOn("includeDirectories")
+      } to list folders.`,
     );
   }
   const path = request.start.path;
@@ -98,7 +101,9 @@ export function emptyAnswerHints(request: SearchRequest): string[] {
     );
   } else if (glob !== null && path !== "" && !glob.startsWith("**") && !glob.startsWith(path)) {
     hints.push(
-      `Globs match the whole root-relative path, not the part below 'path': with path '${path}', try glob '${path}/${glob}' or '**/${glob}'.`,
+      `Globs match the whole root-relative path, not the part below ${
+        words.input("path")
+      }: with path '${path}', try glob '${path}/${glob}' or '**/${glob}'.`,
     );
   }
   return hints;

@@ -33,6 +33,7 @@ export {
   withTimeSpent,
 } from "./request.ts";
 export { formatTime, parseDateTime } from "./time.ts";
+export { type Switch, TOOL_WORDS, type Words } from "./words.ts";
 export {
   localTime,
   type Period,

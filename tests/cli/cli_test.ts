@@ -74,8 +74,8 @@ Deno.test("cli reports the tool's error codes and exits non-zero", async () => {
   assert.equal(bad.stdout, "");
   assert.deepEqual(bad.stderr.trimEnd().split("\n"), [
     "ErrorCode: InvalidEnum",
-    "Message: 'sort' must be one of 'time_desc', 'time_asc', 'path_asc'.",
-    "Fix: Set 'sort' to one of: time_desc, time_asc, path_asc.",
+    "Message: --sort must be one of 'time_desc', 'time_asc', 'path_asc'.",
+    "Fix: Set --sort to one of: time_desc, time_asc, path_asc.",
   ]);
   const range = await cli(
     "search",

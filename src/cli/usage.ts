@@ -1,0 +1,52 @@
+/**
+ * The command line's help text, with the common questions as commands to paste.
+ *
+ * @module
+ */
+
+/** The help text (`file-time-search --help`). */
+export const USAGE = `file-time-search: find files by modified or created time.
+
+Usage:
+  file-time-search                       run the MCP server on stdio (set ALLOW_ROOTS)
+  file-time-search serve <folder>...     run the MCP server on stdio for these folders
+  file-time-search search <root> [options]
+  file-time-search --help | --version
+
+Common questions:
+  what changed in the last 24 hours      file-time-search search ~/Documents --within 24h
+  what changed today                     file-time-search search ~/Documents --period today
+  the ten newest Markdown files          file-time-search search ~/Documents -g '**/*.md' -n 10
+  big files changed this week            file-time-search search ~/Documents --period this_week --min-size 100M
+  folders created last month             file-time-search search ~/Documents -t created --period last_month --dirs --no-files
+  what changed in December 2025 (UTC)    file-time-search search ~/Documents --from 2025-12-01T00:00:00Z --to 2026-01-01T00:00:00Z
+
+Search options (the fs.search_by_time arguments):
+  -t, --time-field modified|created      default: modified
+      --path <relative path>             start below the root
+      --within <duration>                changed in the last ...: 24h, 90min, 7d, 2weeks, 1mo, 1y
+                                         ('m' is minutes, 'mo' months), or ISO 8601: PT24H, P7D
+      --period <name>                    a calendar period in this machine's time zone: today,
+                                         yesterday, this_week, last_week (weeks start on Monday),
+                                         this_month, last_month, this_year, last_year
+      --from <date-time>                 inclusive, RFC 3339, e.g. 2025-12-01T00:00:00Z
+      --to <date-time>                   exclusive (with --from, or with --within to end it)
+  -g, --glob <pattern>                   matched against the root-relative path: '**/*.md'
+      --no-recursive                     only the direct children
+      --max-depth <n>                    0 = the start path only
+      --dirs                             include folders
+      --no-files                         leave files out
+      --min-size <size>                  files at least this big: 500k, 10M, 1G (powers of 1000),
+                                         10Mi (of 1024), or bytes; folders never match a size
+      --max-size <size>                  files smaller than this
+  -s, --sort time_desc|time_asc|path_asc default: time_desc
+  -n, --limit <1..1000>                  default: 100
+      --cursor <cursor>                  continue from a previous page
+      --include-unknown-time             with created: also entries without one
+  -x, --exclude <glob>                   leave matching entries out (repeatable): '**/node_modules'
+      --respect-ignore-files             leave out what .gitignore/.ignore say, and .git
+      --json                             print the tool's structured result as JSON
+
+Times in the table are UTC; --within, --period and the window line use this machine's time
+zone (TZ). Exit status: 0 found (or nothing found), 1 the search was refused (ErrorCode on
+stderr), 2 bad usage or configuration.`;
