@@ -125,7 +125,7 @@ for (const size of values.sizes.split(",")) {
   const live = await server(root, "on");
   await live.call(window(0)); // starts the watch; answered by a walk
   const watchStart = performance.now();
-  while ((await live.state())?.state !== "watching") {
+  while ((await live.state())?.state !== "ready") {
     await new Promise((r) => setTimeout(r, 200));
   }
   const watchMs = performance.now() - watchStart;

@@ -213,6 +213,14 @@ export async function render(): Promise<string> {
     if (typeof next === "string") cursors.set(reply.id, next);
     if (example.request.method === "initialize") {
       await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      // The index is built in the background at start-up: the examples begin once it is
+      // ready, so that fs.list_roots shows the same state on every run.
+      for (let poll = 900;; poll++) {
+        await send(call(poll, "fs.list_roots", {}));
+        const roots = JSON.parse(await nextLine()).result.structuredContent.roots;
+        if (roots[0].index.state === "ready") break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     }
     out.push(
       `## ${example.title}\n\n${example.text}\n\nRequest (one line on stdin):\n\n\`\`\`json\n${text}\n\`\`\`\n\nResponse:\n\n\`\`\`json\n${
@@ -233,7 +241,8 @@ is current. The server was started as the README shows, with
 \`ALLOW_ROOTS=EXAMPLE_ROOT\` and \`TZ=Asia/Seoul\`, over a folder with seven files whose
 modification times are set to fixed December 2025 instants, and one 3 MB file written just
 before the requests. Each request is one line on the server's stdin; each response is the
-line it wrote back, pretty-printed here. \`createdAt\` values are the files' real creation
+line it wrote back, pretty-printed here; they begin once the folder's index is ready.
+\`createdAt\` values are the files' real creation
 times, so they change from run to run, as do \`elapsedMs\`, the server time in the summary
 line, the new file's time and the windows counted from now.
 `;

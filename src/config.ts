@@ -48,9 +48,15 @@ export interface Config {
   exclude: string[];
   /** `RESPECT_IGNORE_FILES`: the default of `respectIgnoreFiles`. */
   respectIgnoreFiles: boolean;
-  /** `INDEX` (on unless `off`) and `INDEX_MAX_ENTRIES` (contract §18). */
-  index: { enabled: boolean; maxEntries: number };
+  /** `INDEX` and `INDEX_MAX_ENTRIES` (contract §18). */
+  index: { mode: IndexMode; maxEntries: number };
 }
+
+/**
+ * `INDEX` (contract §18): `on` starts each root's index with the server, `lazy` on the
+ * first call that touches the root, `off` walks every call.
+ */
+export type IndexMode = "on" | "lazy" | "off";
 
 /** The default of `INDEX_MAX_ENTRIES`. */
 export const DEFAULT_INDEX_MAX_ENTRIES = 2_000_000;
@@ -196,7 +202,7 @@ export function loadConfig(sources: ConfigSources): Config {
   const respectIgnoreFiles =
     readChoice(sources.env, "RESPECT_IGNORE_FILES", ["false", "true"] as const) === "true";
   const index = {
-    enabled: readChoice(sources.env, "INDEX", ["on", "off"] as const) === "on",
+    mode: readChoice(sources.env, "INDEX", ["on", "lazy", "off"] as const),
     maxEntries: readInteger(sources.env, "INDEX_MAX_ENTRIES", 1, DEFAULT_INDEX_MAX_ENTRIES),
   };
   return {

@@ -26,9 +26,11 @@ export function readChoice<T extends string>(
   const raw = (env(name) ?? "").trim();
   if (raw === "") return choices[0];
   if ((choices as readonly string[]).includes(raw)) return raw as T;
-  throw new ConfigError(
-    `${name} must be ${choices.map((c) => `'${c}'`).join(" or ")}, not '${raw}'.`,
-  );
+  const quoted = choices.map((c) => `'${c}'`);
+  const listed = quoted.length > 2
+    ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`
+    : quoted.join(" or ");
+  throw new ConfigError(`${name} must be ${listed}, not '${raw}'.`);
 }
 
 /** A whole number of at least `min` (`fallback` when unset). */

@@ -336,12 +336,13 @@ Deno.test("loadConfig() reads INDEX and INDEX_MAX_ENTRIES and rejects anything e
   try {
     const load = (env: Record<string, string>) =>
       loadConfig({ env: (name) => ({ ALLOW_ROOTS: root, ...env })[name] });
-    assert.deepEqual(load({}).index, { enabled: true, maxEntries: 2_000_000 });
+    assert.deepEqual(load({}).index, { mode: "on", maxEntries: 2_000_000 });
     assert.deepEqual(load({ INDEX: "off", INDEX_MAX_ENTRIES: "10" }).index, {
-      enabled: false,
+      mode: "off",
       maxEntries: 10,
     });
-    assert.throws(() => load({ INDEX: "yes" }), /INDEX must be 'on' or 'off', not 'yes'/);
+    assert.equal(load({ INDEX: "lazy" }).index.mode, "lazy");
+    assert.throws(() => load({ INDEX: "yes" }), /INDEX must be 'on', 'lazy' or 'off', not 'yes'/);
     assert.throws(
       () => load({ INDEX_MAX_ENTRIES: "0" }),
       /INDEX_MAX_ENTRIES must be a whole number >= 1/,

@@ -24,7 +24,7 @@ Deno.test({
   async fn() {
     const ok = await smoke({});
     assert.equal(ok.code, 0, ok.out);
-    assert.match(ok.out, /smoke ok: .*"state":"watching"/);
+    assert.match(ok.out, /smoke ok: .*"state":"ready"/);
     const off = await smoke({ INDEX: "off" });
     assert.notEqual(off.code, 0, off.out);
     assert.match(off.out, /the live index never answered/);

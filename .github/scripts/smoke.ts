@@ -40,8 +40,8 @@ try {
   );
   if (result.isError || matches.join() !== "hello.md") throw new Error(JSON.stringify(result));
 
-  // The first search started the root's watch; once it is in place, the next search fills
-  // the index, after which it holds the root's entries.
+  // The root's index is built at start-up (INDEX=on): it must become ready, holding the
+  // root's entries, in the binary too (its workers are carried by it).
   const rootIndex = async (): Promise<RootIndex> => {
     const roots = await client.callTool({ name: "fs.list_roots", arguments: {} });
     const root = (roots.structuredContent as { roots: { index?: RootIndex }[] }).roots[0]!;
@@ -49,7 +49,7 @@ try {
   };
   const waitUntil = Date.now() + 60_000;
   let index = await rootIndex();
-  while (!(index.state === "watching" && index.entries > 0)) {
+  while (!(index.state === "ready" && index.entries > 0)) {
     if (index.state === "off" && index.reason !== "not used yet" || Date.now() > waitUntil) {
       throw new Error(`the live index never answered: ${JSON.stringify(index)}`);
     }

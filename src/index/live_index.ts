@@ -1,10 +1,10 @@
 /**
- * The live index (contract §18): for each root, a watch worker that reports changes and
- * an index worker that answers the root's scans from memory, kept true by those changes.
- * A scan goes to the index worker only while the root is watched; otherwise (the watch
- * is starting, failed, broke, or the index passed `INDEX_MAX_ENTRIES` or its memory
- * budget) it is a plain walk on the pool, never a stale answer. The first call on a root
- * starts its watch.
+ * The live index (contract §18): per root, a watch worker that reports changes and an
+ * index worker that answers the root's scans from memory, kept true by them. Once the
+ * watch runs, the index is filled by one scan of the root (index_build.ts) that gives way
+ * to calls; then the root is `ready`. Only a ready root's scans go to its index; any other
+ * (starting, building, off) is walked on the pool, never answered stale. With `eager`
+ * (`INDEX=on`) every root starts with the server; else a root's first call starts it.
  *
  * An indexed call keeps every promise a walk keeps (contract §12, §19): its time counts
  * from when it was made, waiting for the index included; it waits for the index at most
@@ -24,50 +24,15 @@ import {
   type Scanner,
   spawnSandboxed,
   type Task,
+  type TaskOptions,
 } from "../workers/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
+import { fillRequest, readyLine } from "./index_build.ts";
+import type { IndexStatus, LiveIndexOptions } from "./live_index_options.ts";
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { RootWatch } from "./root_watch.ts";
 import { Turns } from "./turns.ts";
-
-/** Where a root's index stands, for `fs.list_roots` and the logs. */
-export interface IndexStatus {
-  /** `starting`: the watch is being set up; `watching`: answers come from the index. */
-  state: "off" | "starting" | "watching";
-  /** Entries the index holds. */
-  entries: number;
-  /** Why it is off. */
-  reason?: string;
-}
-
-/** Options of {@linkcode LiveIndex}. */
-export interface LiveIndexOptions {
-  /** Every root and real path the workers may read. */
-  readPaths: string[];
-  /** `INDEX_MAX_ENTRIES`: past it a root is scanned as with the index off. */
-  maxEntries: number;
-  /** One line for the logs, once per change of a root's state. */
-  log(level: "info" | "warning", message: string): void;
-  /** How long past `SCAN_TIMEOUT_MS` a silent worker is given. Default 1000 ms. */
-  graceMs?: number;
-  /** How long a call waits for its root's index (busy with another call) before it walks. Default 1000 ms. */
-  waitMs?: number;
-  /** How long the watch worker may take to pass on the changes it has read. Default 2000 ms. */
-  flushMs?: number;
-  /** How long after a failed or broken watch it is tried again. Default 60 s. */
-  retryMs?: number;
-  /** The memory of hung roots, shared with the walks. Default: its own. */
-  hungRoots?: HungRoots;
-  /** When calls are made. Default the system clock. */
-  clock?: Clock;
-  /** The watch worker's module. Default: the real one. */
-  watchWorkerUrl?: URL;
-  /** The index worker's module. Default: the real one. */
-  indexWorkerUrl?: URL;
-  /** Told of every batch of changes once it is on its way to the index (for tests). */
-  onChanges?: (paths: string[], rescan: boolean) => void;
-}
 
 /** The index went away under a call (its root went back to walks). */
 class IndexStopped extends Error {}
@@ -84,6 +49,8 @@ interface RootIndex {
   /** The scan on the index worker now. */
   inflight: Task | null;
   retry: ReturnType<typeof setTimeout> | undefined;
+  /** Its events overflowed while it was building: build again once done. */
+  rebuild: boolean;
 }
 
 /** A scanner that answers from a live index where it can, and walks where it cannot. */
@@ -94,6 +61,8 @@ export class LiveIndex implements Scanner {
   readonly #clock: Clock;
   readonly #roots = new Map<string, RootIndex>();
   readonly #order: string[];
+  /** Calls running now, shared with the fills, which wait while it is above 0. */
+  readonly #calls = new Int32Array(new SharedArrayBuffer(4));
   #closed = false;
 
   /** `walk` answers whatever the index cannot; `roots` are numbered for the logs. */
@@ -103,16 +72,23 @@ export class LiveIndex implements Scanner {
     this.#hung = options.hungRoots ?? new HungRoots();
     this.#clock = options.clock ?? systemClock;
     this.#order = roots.map((r) => r.path);
+    if (options.eager) { for (const root of roots) this.#rootIndex(root); }
   }
 
   async run(request: SearchRequest, options: RunOptions = {}): Promise<ScanOutcome> {
     const madeAt = this.#clock.now();
     const root = this.#rootIndex(request.root);
-    if (root.status.state === "watching") {
-      const answer = await this.#fromIndex(root, request, madeAt, options);
-      if (answer) return answer;
+    Atomics.add(this.#calls, 0, 1); // fills give way until the call is answered
+    try {
+      if (root.status.state === "ready") {
+        const answer = await this.#fromIndex(root, request, madeAt, options);
+        if (answer) return answer;
+      }
+      return await this.#walk.run(withTimeSpent(request, this.#clock.now() - madeAt), options);
+    } finally {
+      Atomics.sub(this.#calls, 0, 1);
+      Atomics.notify(this.#calls, 0);
     }
-    return this.#walk.run(withTimeSpent(request, this.#clock.now() - madeAt), options);
   }
 
   /** Each root's index, in the order of the roots. */
@@ -146,22 +122,13 @@ export class LiveIndex implements Scanner {
     let handedOver = false; // to the task, which leaves when its worker is done
     try {
       const flushed = await root.watch?.flush(this.#options.flushMs ?? 2000, signal);
-      if (!flushed || root.status.state !== "watching") return null;
-      const worker = root.index ??= this.#startIndex();
-      const task = runTask(worker, withTimeSpent(request, this.#clock.now() - madeAt), {
+      if (!flushed || root.status.state !== "ready") return null;
+      const task = this.#task(root, withTimeSpent(request, this.#clock.now() - madeAt), leave, {
         plan: { share: WHOLE, keepAll },
         signal: signal ?? new AbortController().signal,
         onProgress,
-        graceMs: this.#options.graceMs ?? 1000,
         keepOnCancel: true,
-        settle: (keep) => {
-          if (root.inflight === task) root.inflight = null;
-          if (!keep && root.index === worker) this.#dropIndex(root); // stuck: start afresh
-          leave();
-        },
-        onReport: (report) => this.#indexReport(root, report as IndexReport),
       });
-      root.inflight = task;
       handedOver = true;
       return await this.#hung.track(request.root.path, () => task.outcome);
     } catch (err) {
@@ -202,6 +169,7 @@ export class LiveIndex implements Scanner {
         turns: new Turns(),
         inflight: null,
         retry: undefined,
+        rebuild: false,
       };
       this.#roots.set(root.path, found);
       this.#watch(found);
@@ -214,21 +182,17 @@ export class LiveIndex implements Scanner {
     root.status = { state: "starting", entries: 0 };
     const url = this.#options.watchWorkerUrl ?? WORKER_MODULES.watch;
     root.watch = new RootWatch(url, this.#options.readPaths, root.where.realPath, {
-      ready: () => {
-        root.status = { state: "watching", entries: 0 };
-        this.#options.log(
-          "info",
-          `index: root #${root.number} is watched; answers come from memory.`,
-        );
-      },
+      ready: () => void this.#build(root),
       changes: (changes, rescan) => {
-        this.#post(root, { type: "changes", changes, rescan });
+        root.index?.postMessage({ type: "changes", changes, rescan } satisfies IndexControl);
         this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
         if (rescan) {
           this.#options.log(
             "warning",
-            `index: root #${root.number} changed faster than its events could be read; its index starts over.`,
+            `index: root #${root.number} changed faster than its events could be read; its index is built again.`,
           );
+          if (root.status.state === "building") root.rebuild = true;
+          else if (root.status.state === "ready") void this.#build(root);
         }
       },
       lost: (reason, retry) => {
@@ -241,16 +205,71 @@ export class LiveIndex implements Scanner {
     });
   }
 
+  /**
+   * Fills the root's index in the background (index_build.ts), then makes it `ready`;
+   * calls meanwhile walk, and the fill gives way to them.
+   */
+  async #build(root: RootIndex): Promise<void> {
+    const started = this.#clock.now();
+    root.status = { state: "building", entries: 0 };
+    root.rebuild = false;
+    const leave = await root.turns.take(this.#options.waitMs ?? 1000); // a call on it ends
+    if (!leave || root.status.state !== "building") return leave?.();
+    const request = fillRequest(root.where, this.#options.maxEntries, this.#options.maxDepth);
+    const task = this.#task(root, request, leave, {
+      plan: { share: WHOLE, keepAll: 0 },
+      signal: new AbortController().signal,
+      onProgress: ({ files, directories }) => {
+        if (root.status.state === "building") root.status.entries = files + directories;
+      },
+      giveWay: this.#calls,
+    });
+    const worker = root.index;
+    try {
+      const outcome = await task.outcome;
+      if (root.status.state !== "building" || root.index !== worker) return; // stopped meanwhile
+      if (root.rebuild) return void this.#build(root);
+      root.status = { state: "ready", entries: root.status.entries };
+      const ms = this.#clock.now() - started;
+      this.#options.log("info", readyLine(root.number, root.status.entries, ms, outcome));
+    } catch (err) {
+      if (root.status.state !== "building") return; // stopped meanwhile
+      const why = err instanceof ToolError ? err.code : err instanceof Error ? err.name : "error";
+      this.#stop(root, `its index could not be built (${why})`);
+    }
+  }
+
+  /**
+   * Runs `request` on the root's index worker (started if need be) as the root's scan in
+   * flight; `leave` ends the turn once the worker is done with it.
+   */
+  #task(
+    root: RootIndex,
+    request: SearchRequest,
+    leave: () => void,
+    options: Omit<TaskOptions, "graceMs" | "settle" | "onReport">,
+  ): Task {
+    const worker = root.index ??= this.#startIndex();
+    const task = runTask(worker, request, {
+      ...options,
+      graceMs: this.#options.graceMs ?? 1000,
+      settle: (keep) => {
+        if (root.inflight === task) root.inflight = null;
+        if (!keep && root.index === worker) this.#dropIndex(root); // stuck: start afresh
+        leave();
+      },
+      onReport: (report) => this.#indexReport(root, report as IndexReport),
+    });
+    root.inflight = task;
+    return task;
+  }
+
   #startIndex(): Worker {
     const url = this.#options.indexWorkerUrl ?? WORKER_MODULES.index;
     const worker = spawnSandboxed(url, this.#options.readPaths);
     const record: IndexControl = { type: "record", maxEntries: this.#options.maxEntries };
     worker.postMessage(record);
     return worker;
-  }
-
-  #post(root: RootIndex, control: IndexControl): void {
-    root.index?.postMessage(control);
   }
 
   #dropIndex(root: RootIndex): void {

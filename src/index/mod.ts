@@ -8,4 +8,5 @@
  *
  * @module
  */
-export { type IndexStatus, LiveIndex, type LiveIndexOptions } from "./live_index.ts";
+export { LiveIndex } from "./live_index.ts";
+export type { IndexStatus, LiveIndexOptions } from "./live_index_options.ts";

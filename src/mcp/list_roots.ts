@@ -38,9 +38,9 @@ export const LIST_ROOTS_TOOL: Tool = {
               type: "object",
               additionalProperties: false,
               description:
-                "The live index of this root: 'watching' (answers come from memory), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why).",
+                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why).",
               properties: {
-                state: { type: "string", enum: ["off", "starting", "watching"] },
+                state: { type: "string", enum: ["off", "starting", "building", "ready"] },
                 entries: { type: "integer", minimum: 0 },
                 reason: { type: "string" },
               },

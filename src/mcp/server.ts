@@ -193,11 +193,14 @@ export async function serve(options: ServeOptions): Promise<void> {
   // One memory of hung roots, whichever way a root is scanned (contract §19).
   const hungRoots = new HungRoots();
   const walk = new WorkerScanner({ readPaths, hungRoots, ...(workerUrl ? { workerUrl } : {}) });
-  // With the index on, a root's scans are answered from memory once it is watched.
-  const index = config.index.enabled
+  // With the index on, a root's scans are answered from memory once it is ready; `on`
+  // starts every root's index now, `lazy` on the root's first call (contract §18).
+  const index = config.index.mode !== "off"
     ? new LiveIndex(walk, config.roots, {
       readPaths,
       hungRoots,
+      eager: config.index.mode === "on",
+      maxDepth: config.limits.maxDepth,
       maxEntries: config.index.maxEntries,
       log: mcpLog.log,
       ...(options.watchWorkerUrl ? { watchWorkerUrl: options.watchWorkerUrl } : {}),

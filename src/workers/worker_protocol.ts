@@ -25,6 +25,11 @@ export interface ScanTask {
    * cancelled, so the scan stops at its next entry without the worker being stopped.
    */
   cancel?: Int32Array;
+  /**
+   * Shared with the server: while its value is above 0, the scan waits before its next
+   * entry (a background scan giving way to calls).
+   */
+  giveWay?: Int32Array;
 }
 
 /** Worker to server: the scan started, a progress report, or how the scan ended. */
@@ -77,14 +82,20 @@ export async function answerScan(
   run: RunScan = (request, plan, onProgress, cancelled) =>
     scan(request, tools, plan, onProgress, cancelled),
 ): Promise<void> {
-  const { id, request, plan, cancel } = task;
+  const { id, request, plan, cancel, giveWay } = task;
   scope.postMessage({ id, type: "started" });
+  const cancelled = () => {
+    for (let calls; giveWay !== undefined && (calls = Atomics.load(giveWay, 0)) > 0;) {
+      Atomics.wait(giveWay, 0, calls, 100);
+    }
+    return cancel !== undefined && Atomics.load(cancel, 0) !== 0;
+  };
   try {
     const outcome = await run(
       request,
       plan,
       (progress) => scope.postMessage({ id, type: "progress", progress }),
-      () => cancel !== undefined && Atomics.load(cancel, 0) !== 0,
+      cancelled,
     );
     scope.postMessage({ id, type: "done", outcome, ...(report ? { report: report() } : {}) });
   } catch (err) {

@@ -31,6 +31,8 @@ export interface TaskOptions {
    * Default false.
    */
   keepOnCancel?: boolean;
+  /** While its value is above 0, the scan waits (`ScanTask.giveWay`). */
+  giveWay?: Int32Array;
   /** What the worker says about itself with its answer (`answerScan`'s `report`). */
   onReport?: (report: unknown) => void;
 }
@@ -130,7 +132,8 @@ export function runTask(worker: Worker, request: SearchRequest, options: TaskOpt
     release(true); // the worker was never given the task
   } else {
     signal.addEventListener("abort", onAbort, { once: true });
-    const task: ScanTask = { id, request, plan: options.plan, cancel };
+    const { plan, giveWay } = options;
+    const task: ScanTask = { id, request, plan, cancel, ...(giveWay ? { giveWay } : {}) };
     worker.postMessage(task);
   }
   return { outcome, abandon };

@@ -29,6 +29,11 @@ export interface TestSeam {
   stallOn?: string;
   /** Only this kind of call hangs under `stallOn` (default: any). */
   stallIn?: "readDir" | "lstat" | "realPath";
+  /**
+   * Only the n-th and later such calls hang (default 1: every one), e.g. 2 to let the
+   * index's fill through and stall the first call after it.
+   */
+  stallFrom?: number;
   /** How long a stall lasts (a slow disk); default: until the worker is stopped. */
   stallMs?: number;
   /** File-system calls on these absolute paths fail. */
@@ -71,10 +76,14 @@ export function seamTools(seam: TestSeam): ScanTools {
     ? { now: () => now }
     : systemClock;
   const under = (p: string, root: string) => p === root || p.startsWith(root + hostRules.sep);
+  let stallable = 0;
   const before = (p: string, call: "readDir" | "lstat" | "realPath") => {
     if (seam.fsDelayMs !== undefined) now += seam.fsDelayMs;
     const stalls = seam.stallIn === undefined || seam.stallIn === call;
-    if (seam.stallOn !== undefined && stalls && under(p, seam.stallOn)) {
+    if (
+      seam.stallOn !== undefined && stalls && under(p, seam.stallOn) &&
+      ++stallable >= (seam.stallFrom ?? 1)
+    ) {
       // Block this worker thread (no CPU spin) until it is terminated.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, seam.stallMs ?? 600_000);
     }

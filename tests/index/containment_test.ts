@@ -47,7 +47,7 @@ for (const index of ["on", "off"] as const) {
         const before = paths(await conn.search(whole)); // starts the watch
         assert.deepEqual(before.sort(), ["a", "a/c", "a/c/f.txt", "a/g.txt", "top.txt"]);
         if (index === "on") {
-          await until(async () => (await rootIndex(conn)).state === "watching", "the watch");
+          await until(async () => (await rootIndex(conn)).state === "ready", "the watch");
           paths(await conn.search(whole)); // fills the index
           paths(await conn.search({ ...whole, path: "a/c" }));
           assert.ok((await rootIndex(conn)).entries >= 5, JSON.stringify(await rootIndex(conn)));

@@ -48,10 +48,10 @@ async function setup(options: Setup) {
   return { tree, index, indexed, fresh, status, [Symbol.asyncDispose]: dispose };
 }
 
-/** Starts the watch with a call (a walk), and waits until it is in place. */
+/** Starts the index with a call (a walk), and waits until it is built. */
 async function watched(t: Awaited<ReturnType<typeof setup>>): Promise<void> {
   await t.indexed.search({ timeField: "modified" });
-  await until(() => t.status().state === "watching", "the watch");
+  await until(() => t.status().state === "ready", "the index");
 }
 
 /** Starts the watch, then fills the index with a whole-root call. */
@@ -87,8 +87,8 @@ Deno.test({
     const timeoutMs = 2000;
     await using t = await setup({
       spec: { "stuck/x.txt": { mtime: T0 } },
-      // The index's first read of this folder never returns.
-      seam: (abs) => ({ stallOn: abs("stuck"), stallIn: "readDir" }),
+      // The index's first look at this folder after its fill (3 looks) never returns.
+      seam: (abs) => ({ stallOn: abs("stuck"), stallIn: "lstat", stallFrom: 4 }),
       env: { SCAN_TIMEOUT_MS: String(timeoutMs) },
     });
     await watched(t);
@@ -120,17 +120,17 @@ Deno.test({
     const queued = t.indexed.search({ timeField: "modified" }, cancel.signal);
     setTimeout(() => cancel.abort(new Error("cancelled by the test")), 100);
     await assert.rejects(queued, /cancelled by the test/);
-    assert.deepEqual(t.status(), { state: "watching", entries });
+    assert.deepEqual(t.status(), { state: "ready", entries });
     await ahead;
-    assert.deepEqual(t.status(), { state: "watching", entries });
+    assert.deepEqual(t.status(), { state: "ready", entries });
     // Running: cancelled while it reads the slow folder.
     const stop = new AbortController();
     const running = t.indexed.search({ timeField: "modified" }, stop.signal);
     setTimeout(() => stop.abort(new Error("cancelled by the test")), 100);
     await assert.rejects(running, /cancelled by the test/);
-    assert.deepEqual(t.status(), { state: "watching", entries });
+    assert.deepEqual(t.status(), { state: "ready", entries });
     const next = await t.indexed.search({ timeField: "modified" }); // after the cancelled scan
-    assert.deepEqual(t.status(), { state: "watching", entries });
+    assert.deepEqual(t.status(), { state: "ready", entries });
     assert.deepEqual(next.matches, (await t.fresh.search({ timeField: "modified" })).matches);
   },
 });
@@ -143,7 +143,8 @@ Deno.test({
       spec: { "stuck/x.txt": { mtime: T0 } },
       // The watch breaks 300 ms after the first indexed call has flushed it.
       watch: fakeWatch("error", 1, 300),
-      seam: (abs) => ({ stallOn: abs("stuck"), stallIn: "lstat" }),
+      // ... after the fill's 3 looks at the folder.
+      seam: (abs) => ({ stallOn: abs("stuck"), stallIn: "lstat", stallFrom: 4 }),
       env: { SCAN_TIMEOUT_MS: "60000" },
     });
     await watched(t);

@@ -212,7 +212,7 @@ Deno.test({
           };
           try {
             await engines(queries[0]![0]).indexed.search({ timeField: "modified" }); // the watch
-            await until(() => index.status()[0]!.state === "watching", "the watch");
+            await until(() => index.status()[0]!.state === "ready", "the watch");
             for (const [step, batch] of batches.entries()) {
               now += 10 * 60_000;
               const before = listAll(tree.root);

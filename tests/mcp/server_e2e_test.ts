@@ -323,9 +323,10 @@ Deno.test({
     await using a = await makeTree({ "x.txt": {} });
     await using b = await makeTree({ "y.txt": {} });
     await using conn = await connect({
-      // The index at its default: fs.list_roots shows it.
+      // The index started on first use: fs.list_roots shows it.
       ALLOW_ROOTS: `${a.root};${b.root}`,
       DEFAULT_ROOT: b.root,
+      INDEX: "lazy",
     });
     const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
     assert.equal(result.isError, false);

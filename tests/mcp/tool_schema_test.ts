@@ -45,7 +45,7 @@ const CONFIG: Config = {
   maxResultChars: DEFAULT_MAX_RESULT_CHARS,
   exclude: [],
   respectIgnoreFiles: false,
-  index: { enabled: false, maxEntries: 1 },
+  index: { mode: "off", maxEntries: 1 },
 };
 
 Deno.test("SEARCH_INPUT_SCHEMA and argumentsShape have the same property names", () => {

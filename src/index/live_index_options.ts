@@ -1,0 +1,52 @@
+/**
+ * What a {@linkcode LiveIndex} is told when it is made, and what it says of each root.
+ *
+ * @module
+ */
+import type { Clock } from "../ports/mod.ts";
+import type { HungRoots } from "../workers/mod.ts";
+
+/** Where a root's index stands, for `fs.list_roots` and the logs. */
+export interface IndexStatus {
+  /**
+   * `starting`: the watch is being set up; `building`: the index is being filled (calls
+   * walk); `ready`: answers come from the index; `off`: calls walk, for `reason`.
+   */
+  state: "off" | "starting" | "building" | "ready";
+  /** Entries the index holds (while building: read so far). */
+  entries: number;
+  /** Why it is off. */
+  reason?: string;
+}
+
+/** Options of {@linkcode LiveIndex}. */
+export interface LiveIndexOptions {
+  /** Every root and real path the workers may read. */
+  readPaths: string[];
+  /** `INDEX_MAX_ENTRIES`: past it a root is scanned as with the index off. */
+  maxEntries: number;
+  /** Start every root's watch and index now (`INDEX=on`), not on its first call. Default false. */
+  eager?: boolean;
+  /** How deep the fill goes (`MAX_DEPTH`). Default 256. */
+  maxDepth?: number;
+  /** One line for the logs, once per change of a root's state. */
+  log(level: "info" | "warning", message: string): void;
+  /** How long past `SCAN_TIMEOUT_MS` a silent worker is given. Default 1000 ms. */
+  graceMs?: number;
+  /** How long a call waits for its root's index (busy with another call) before it walks. Default 1000 ms. */
+  waitMs?: number;
+  /** How long the watch worker may take to pass on the changes it has read. Default 2000 ms. */
+  flushMs?: number;
+  /** How long after a failed or broken watch it is tried again. Default 60 s. */
+  retryMs?: number;
+  /** The memory of hung roots, shared with the walks. Default: its own. */
+  hungRoots?: HungRoots;
+  /** When calls are made. Default the system clock. */
+  clock?: Clock;
+  /** The watch worker's module. Default: the real one. */
+  watchWorkerUrl?: URL;
+  /** The index worker's module. Default: the real one. */
+  indexWorkerUrl?: URL;
+  /** Told of every batch of changes once it is on its way to the index (for tests). */
+  onChanges?: (paths: string[], rescan: boolean) => void;
+}
