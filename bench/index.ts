@@ -1,11 +1,12 @@
 /**
  * `deno task bench:index`: the live index (contract §18) through MCP, in one run per
- * tree: the cold walk (`INDEX=off`), the first call with the index on (it fills the
- * index), and repeated calls each with another time window (so no response cache could
- * help), beside fd for one equivalent walk and the bare two-worker
- * `readDirSync` + `lstatSync` floor, with the server's peak RSS.
+ * tree: a call right at start-up with `INDEX=off` and with `INDEX=on` (the index builds
+ * meanwhile), the time to `ready` after start, repeated windowed newest-100 calls each
+ * with another window (so no response cache could help), a whole-root `**\/*.md` and a
+ * `path` subfolder question, beside fd for one equivalent walk and the bare two-worker
+ * `readDirSync` + `lstatSync` floor measured in the same run, with the peak RSS.
  *
- * Options: --sizes 500k,1m, --runs 5, --dir <where trees are kept>.
+ * Options: --sizes 500k,home-2m, --runs 5, --dir <where trees are kept>.
  *
  * @module
  */
@@ -24,7 +25,7 @@ import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    sizes: { type: "string", default: "500k,1m" },
+    sizes: { type: "string", default: "500k,home-2m" },
     runs: { type: "string", default: "5" },
     dir: { type: "string", default: path.join(os.tmpdir(), "fts-bench") },
   },
@@ -65,7 +66,9 @@ async function server(root: string, index: "on" | "off") {
   };
   const state = async () => {
     const r = await client.callTool({ name: "fs.list_roots", arguments: {} });
-    return (r.structuredContent as { roots: { index?: { state: string; entries: number } }[] })
+    return (r.structuredContent as {
+      roots: { index?: { state: string; entries: number; reason?: string } }[];
+    })
       .roots[0]!.index;
   };
   const rssMb = async () => (await processMemoryMb(transport.pid!)).peak;
@@ -114,25 +117,43 @@ console.log(
     os.cpus()[0]?.model ?? "?"
   }), Deno ${Deno.version.deno}; medians of ${RUNS} runs.\n`,
 );
+/** How long after its start a server's root index is ready (or given up: `off`). */
+async function untilSettled(live: Awaited<ReturnType<typeof server>>, startedAt: number) {
+  for (;;) {
+    const index = await live.state();
+    if (index?.state === "ready" || index?.state === "off") {
+      return { ms: performance.now() - startedAt, index };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 for (const size of values.sizes.split(",")) {
   const { root, entries } = ensureTree(values.dir, size);
+  const sub = [...Deno.readDirSync(root)].filter((e) => e.isDirectory).map((e) => e.name)
+    .sort()[0]!;
+  const questions = {
+    glob: { glob: "**/*.md" },
+    path: { path: sub, ...window(1) },
+  };
+  // INDEX=off: a call right at start-up, then the cold walk repeated.
   const cold = await server(root, "off");
-  await cold.call(window(0)); // warm the page cache and the server
+  const offStartMs = await cold.call(window(1));
   const coldMs: number[] = [];
   for (let k = 1; k <= RUNS; k++) coldMs.push(await cold.call(window(k)));
+  const coldGlob = await cold.call(questions.glob);
+  const coldPath = await cold.call(questions.path);
   await cold.close();
 
+  // INDEX=on: the same call right at start-up (the index builds meanwhile), then ready.
+  const startedAt = performance.now();
   const live = await server(root, "on");
-  await live.call(window(0)); // starts the watch; answered by a walk
-  const watchStart = performance.now();
-  while ((await live.state())?.state !== "ready") {
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const watchMs = performance.now() - watchStart;
-  const firstMs = await live.call(window(1)); // fills the index
+  const onStartMs = await live.call(window(1));
+  const { ms: readyMs, index } = await untilSettled(live, startedAt);
   const repeats: number[] = [];
   for (let k = 2; k < 2 + RUNS; k++) repeats.push(await live.call(window(k)));
-  const indexed = (await live.state())?.entries ?? 0;
+  const liveGlob = await live.call(questions.glob);
+  const livePath = await live.call(questions.path);
   const rss = await live.rssMb();
   await live.close();
 
@@ -142,22 +163,32 @@ for (const size of values.sizes.split(",")) {
   for (let k = 0; k < Math.min(RUNS, 3); k++) floorMs.push(await floor(root));
 
   const f = median(fdMs);
+  const fl = median(floorMs);
   const rows: [string, number][] = [
-    ["cold walk, INDEX=off (median)", median(coldMs)],
-    ["first call with the index on (fills it)", firstMs],
-    ["repeated calls, another window each (median)", median(repeats)],
-    ["fd, one equivalent walk (median)", f],
-    ["bare two-worker readDirSync + lstatSync floor (median)", median(floorMs)],
+    ["fd, one windowed walk (median)", f],
+    ["Deno floor: two-worker readDirSync + lstatSync (median)", fl],
+    ["INDEX=off: a call right at start-up", offStartMs],
+    ["INDEX=off: windowed newest-100 (median)", median(coldMs)],
+    ["INDEX=off: `**/*.md`, whole root", coldGlob],
+    ["INDEX=off: a `path` subfolder, windowed", coldPath],
+    ["INDEX=on: the same call right at start-up", onStartMs],
+    ["INDEX=on: `ready` after start", readyMs],
+    ["INDEX=on: windowed newest-100, another window each (median)", median(repeats)],
+    ["INDEX=on: `**/*.md`, whole root", liveGlob],
+    ["INDEX=on: a `path` subfolder, windowed", livePath],
   ];
   console.log(`### ${size} tree (${entries.toLocaleString("en")} entries)\n`);
-  console.log("| what | ms | x fd |");
-  console.log("|---|---:|---:|");
+  console.log("| what | ms | x fd | x floor |");
+  console.log("|---|---:|---:|---:|");
   for (const [what, ms] of rows) {
-    console.log(`| ${what} | ${ms.toFixed(0)} | ${(ms / f).toFixed(2)} |`);
+    console.log(
+      `| ${what} | ${ms.toFixed(0)} | ${(ms / f).toFixed(2)} | ${(ms / fl).toFixed(2)} |`,
+    );
   }
   console.log(
-    `\nWatch set up in ${(watchMs / 1000).toFixed(1)} s after the first call; ${
-      indexed.toLocaleString("en")
-    } entries indexed; server peak RSS (VmHWM) ${rss} MB.\n`,
+    `\nIndex: ${index?.state} with ${(index?.entries ?? 0).toLocaleString("en")} entries${
+      index?.reason ? ` (${index.reason})` : ""
+    }; start-up call with the index on / off: ${(onStartMs / offStartMs).toFixed(2)}x; ` +
+      `peak RSS of the server process (VmHWM, workers included) ${rss} MB.\n`,
   );
 }
