@@ -28,7 +28,7 @@ import {
 } from "../workers/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
-import { fillRequest, readyLine } from "./index_build.ts";
+import { FILL_TIMEOUT_MS, fillRequest, readyLine } from "./index_build.ts";
 import type { IndexStatus, LiveIndexOptions } from "./live_index_options.ts";
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { RootWatch } from "./root_watch.ts";
@@ -213,8 +213,10 @@ export class LiveIndex implements Scanner {
     const started = this.#clock.now();
     root.status = { state: "building", entries: 0 };
     root.rebuild = false;
-    const leave = await root.turns.take(this.#options.waitMs ?? 1000); // a call on it ends
-    if (!leave || root.status.state !== "building") return leave?.();
+    // A call still on the index (before a rebuild) ends within its own hard deadline.
+    const leave = await root.turns.take(FILL_TIMEOUT_MS);
+    if (!leave) return this.#stop(root, "its index could not be built (a call on it never ended)");
+    if (this.#closed || root.status.state !== "building") return leave();
     const request = fillRequest(root.where, this.#options.maxEntries, this.#options.maxDepth);
     const task = this.#task(root, request, leave, {
       plan: { share: WHOLE, keepAll: 0 },
