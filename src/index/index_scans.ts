@@ -22,6 +22,7 @@ import { answerScan, type ScanTask, type WorkerScope } from "../workers/mod.ts";
 import { strictGuard } from "../security/mod.ts";
 import { answerFolders, checkFolders } from "./answer_check.ts";
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
+import { focusOf, mayDiffer } from "./focus.ts";
 import { TreeCache } from "./tree_cache.ts";
 
 /**
@@ -114,9 +115,23 @@ async function checkedScan(
   cancelled: () => boolean,
 ): Promise<ScanOutcome> {
   const started = tools.clock.now();
+  let focus = focusOf(request);
   for (let attempt = 1;; attempt++) {
     const timed = withTimeSpent(request, tools.clock.now() - started);
-    const outcome = await scan(timed, tools, plan, onProgress, cancelled);
+    index.focus(focus);
+    let outcome: ScanOutcome;
+    let dropped = 0;
+    try {
+      outcome = await scan(timed, tools, plan, onProgress, cancelled);
+    } finally {
+      dropped = index.dropped;
+      index.focus(null);
+    }
+    if (focus !== null && mayDiffer(outcome, dropped, timed)) {
+      focus = null; // unfocused, it might have been cut elsewhere: made again as a walk would
+      attempt--;
+      continue;
+    }
     const changed = checkFolders(disk, index, request.root.realPath, answerFolders(outcome));
     if (changed.length === 0) return outcome;
     if (attempt === ATTEMPTS) throw new IndexUnsettled();

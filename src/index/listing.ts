@@ -74,8 +74,14 @@ export function find(names: string[], name: string): number {
   return -1;
 }
 
-/** The entries of a listing, as one entry object reused for each (read at once, as the walk does). */
-export function entriesOf(listing: Listing): Iterable<Deno.DirEntry> {
+/**
+ * The entries of a listing, as one entry object reused for each (read at once, as the walk
+ * does), leaving out those `skip` names.
+ */
+export function entriesOf(
+  listing: Listing,
+  skip?: (i: number) => boolean,
+): Iterable<Deno.DirEntry> {
   return {
     [Symbol.iterator]() {
       let i = 0;
@@ -83,6 +89,7 @@ export function entriesOf(listing: Listing): Iterable<Deno.DirEntry> {
       const result = { done: false, value: entry };
       return {
         next() {
+          if (skip) { while (i < listing.names.length && skip(i)) i++; }
           if (i >= listing.names.length) return { done: true, value: undefined };
           const kind = listing.kinds[i]!;
           entry.name = listing.names[i]!;

@@ -20,7 +20,17 @@
 import type { FsPort } from "../ports/mod.ts";
 import { hostRules } from "../security/mod.ts";
 import { type FolderNode, FolderTree } from "./folder_tree.ts";
-import { DIR, entriesOf, find, infoOf, kindOf, listingBytes, makeListing } from "./listing.ts";
+import { type Focus, outside } from "./focus.ts";
+import {
+  DIR,
+  entriesOf,
+  find,
+  infoOf,
+  kindOf,
+  type Listing,
+  listingBytes,
+  makeListing,
+} from "./listing.ts";
 
 /** What a change event says (a subset of `Deno.FsEvent`). */
 export interface Change {
@@ -62,6 +72,8 @@ export class TreeCache implements FsPort {
   #overflowedAt = 0;
   /** Bumped by every change, so a listing read across an await is not kept stale. */
   #generation = 0;
+  #focus: Focus | null = null;
+  #dropped = 0;
 
   constructor(options: TreeCacheOptions) {
     this.#base = options.base;
@@ -98,6 +110,20 @@ export class TreeCache implements FsPort {
     this.#recording = on && this.#overflowed === null;
   }
 
+  /**
+   * Hands out only what can match `focus` from held listings (focus.ts), until focused
+   * otherwise; counts what it leaves out from now on ({@linkcode TreeCache.dropped}).
+   */
+  focus(focus: Focus | null): void {
+    this.#focus = focus;
+    this.#dropped = 0;
+  }
+
+  /** Entries left out since the last `focus`. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
   /** Forgets everything. */
   clear(): void {
     this.#tree.clear();
@@ -115,7 +141,7 @@ export class TreeCache implements FsPort {
 
   readDir(path: string): Iterable<Deno.DirEntry> {
     const node = this.#tree.node(path, this.#recording);
-    if (node?.listing && this.#stillTrue(path, node)) return entriesOf(node.listing);
+    if (node?.listing && this.#stillTrue(path, node)) return this.#handOut(node.listing);
     const time = node ? this.#timeOf(path) : NaN; // before the listing: a later change shows
     const entries = [...this.#base.readDir(path)];
     if (node) this.#keep(node, entries.map((e) => e.name), entries.map(kindOf), time);
@@ -125,7 +151,7 @@ export class TreeCache implements FsPort {
   async *readDirStream(path: string): AsyncIterable<Deno.DirEntry> {
     const node = this.#tree.node(path, this.#recording);
     if (node?.listing && this.#stillTrue(path, node)) {
-      yield* entriesOf(node.listing);
+      yield* this.#handOut(node.listing);
       return;
     }
     const generation = this.#generation;
@@ -206,6 +232,17 @@ export class TreeCache implements FsPort {
     if (this.#timeOf(path) === node.time) return true;
     this.#tree.unlist(node);
     return false;
+  }
+
+  /** A held listing's entries, without those out of focus. */
+  #handOut(listing: Listing): Iterable<Deno.DirEntry> {
+    const focus = this.#focus;
+    if (focus === null) return entriesOf(listing);
+    return entriesOf(listing, (i) => {
+      if (!outside(focus, listing, i)) return false;
+      this.#dropped++;
+      return true;
+    });
   }
 
   /** A real folder's modification time from disk (`NaN` if it is not one, or unreadable). */

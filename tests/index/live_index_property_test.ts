@@ -158,10 +158,16 @@ function apply(root: string, outside: string, m: Mutation, step: number): void {
   }
 }
 
-/** Pages of a query (or its error), without what differs by nature (the time the call took). */
+/**
+ * Pages of a query (or its error), without what differs by nature: the time the call took,
+ * and how many entries it examined (an indexed answer examines fewer: contract §18).
+ */
 async function pages(e: Engine, args: Record<string, unknown>) {
   try {
-    return (await allPages(e, args)).map((p) => ({ ...p, stats: { ...p.stats, elapsedMs: 0 } }));
+    return (await allPages(e, args)).map((p) => ({
+      ...p,
+      stats: { ...p.stats, elapsedMs: 0, scannedFiles: 0, scannedDirectories: 0 },
+    }));
   } catch (err) {
     if (err instanceof ToolError) return err.code;
     throw err;
