@@ -235,7 +235,7 @@ export class LiveIndex implements Scanner {
       const ms = this.#clock.now() - started;
       this.#options.log("info", readyLine(root.number, root.status.entries, ms, outcome));
     } catch (err) {
-      if (root.status.state !== "building") return; // stopped meanwhile
+      if (this.#closed || root.status.state !== "building") return; // stopped meanwhile
       const why = err instanceof ToolError ? err.code : err instanceof Error ? err.name : "error";
       this.#stop(root, `its index could not be built (${why})`);
     }
