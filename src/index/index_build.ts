@@ -4,13 +4,14 @@
  * lstat. It is an ordinary scan (the same walk, checks and guards as a call's) that
  * matches every file and keeps only the newest, so that the walk visits everything and
  * collects next to nothing; it gives way while calls run (`giveWay`), so that calls made
- * while it builds are not slowed by it.
+ * while it builds are not slowed by it. And the words the logs use for a root's index.
  *
  * @module
  */
 import { DEFAULT_LIMITS, type Root } from "../config.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
+import type { IndexReport } from "./index_protocol.ts";
 
 /** How long a fill may take before it is given up (the root then goes back to walks). */
 export const FILL_TIMEOUT_MS = 60 * 60_000;
@@ -52,4 +53,22 @@ export function readyLine(root: number, entries: number, ms: number, fill: ScanO
   return `index: root #${root} is ready: ${entries} entries in ${
     (ms / 1000).toFixed(1)
   } s${cut}; answers come from memory.`;
+}
+
+/** The log line of a root whose events overflowed: its index is built again. */
+export function rebuildLine(root: number): string {
+  return `index: root #${root} changed faster than its events could be read; its index is built again.`;
+}
+
+/** The log line of a root that goes back to walks, and why. */
+export function offLine(root: number, reason: string): string {
+  return `index: root #${root} is scanned without an index: ${reason}.`;
+}
+
+/** Why an index that passed `INDEX_MAX_ENTRIES` (`maxEntries`) or its memory budget stopped. */
+export function overflowReason(report: IndexReport, maxEntries: number): string {
+  const mb = Math.round(report.budgetBytes / 2 ** 20);
+  return report.overflowed === "entries"
+    ? `more than ${maxEntries} entries (INDEX_MAX_ENTRIES)`
+    : `its index reached its memory budget (${mb} MB) at ${report.entries} entries`;
 }

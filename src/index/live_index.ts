@@ -28,30 +28,28 @@ import {
 } from "../workers/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
-import { FILL_TIMEOUT_MS, fillRequest, readyLine } from "./index_build.ts";
+import { Calls } from "./calls.ts";
+import {
+  FILL_TIMEOUT_MS,
+  fillRequest,
+  offLine,
+  overflowReason,
+  readyLine,
+  rebuildLine,
+} from "./index_build.ts";
 import type { IndexStatus, LiveIndexOptions } from "./live_index_options.ts";
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { RootWatch } from "./root_watch.ts";
-import { Turns } from "./turns.ts";
+import { newRootIndex, type RootIndex } from "./root_index.ts";
+
+/** With `eager`, roots start once no call has run for this long (a call at start-up first)... */
+const QUIET_MS = 250;
+/** ... or this long after the server started, whatever the calls. */
+const LATEST_MS = 2000;
+const STARTING: IndexStatus = { state: "starting", entries: 0 };
 
 /** The index went away under a call (its root went back to walks). */
 class IndexStopped extends Error {}
-
-/** One root's index. */
-interface RootIndex {
-  number: number;
-  where: Root;
-  status: IndexStatus;
-  watch: RootWatch | null;
-  index: Worker | null;
-  /** Scans run one at a time on the index worker. */
-  turns: Turns;
-  /** The scan on the index worker now. */
-  inflight: Task | null;
-  retry: ReturnType<typeof setTimeout> | undefined;
-  /** Its events overflowed while it was building: build again once done. */
-  rebuild: boolean;
-}
 
 /** A scanner that answers from a live index where it can, and walks where it cannot. */
 export class LiveIndex implements Scanner {
@@ -61,8 +59,8 @@ export class LiveIndex implements Scanner {
   readonly #clock: Clock;
   readonly #roots = new Map<string, RootIndex>();
   readonly #order: string[];
-  /** Calls running now, shared with the fills, which wait while it is above 0. */
-  readonly #calls = new Int32Array(new SharedArrayBuffer(4));
+  /** Calls running now: the fills wait for them, and eager starts for a quiet moment. */
+  readonly #calls = new Calls();
   #closed = false;
 
   /** `walk` answers whatever the index cannot; `roots` are numbered for the logs. */
@@ -72,34 +70,41 @@ export class LiveIndex implements Scanner {
     this.#hung = options.hungRoots ?? new HungRoots();
     this.#clock = options.clock ?? systemClock;
     this.#order = roots.map((r) => r.path);
-    if (options.eager) { for (const root of roots) this.#rootIndex(root); }
+    if (options.eager) {
+      const start = () => roots.forEach((root) => this.#rootIndex(root));
+      this.#calls.whenQuiet(QUIET_MS, LATEST_MS, () => this.#clock.now(), start);
+    }
   }
 
   async run(request: SearchRequest, options: RunOptions = {}): Promise<ScanOutcome> {
     const madeAt = this.#clock.now();
-    const root = this.#rootIndex(request.root);
-    Atomics.add(this.#calls, 0, 1); // fills give way until the call is answered
+    // Eager roots start once calls are quiet; a lazy root starts on its first call.
+    const root = this.#options.eager
+      ? this.#roots.get(request.root.path)
+      : this.#rootIndex(request.root);
+    this.#calls.begin(); // fills give way until the call is answered
     try {
-      if (root.status.state === "ready") {
+      if (root?.status.state === "ready") {
         const answer = await this.#fromIndex(root, request, madeAt, options);
         if (answer) return answer;
       }
       return await this.#walk.run(withTimeSpent(request, this.#clock.now() - madeAt), options);
     } finally {
-      Atomics.sub(this.#calls, 0, 1);
-      Atomics.notify(this.#calls, 0);
+      this.#calls.end(this.#clock.now());
     }
   }
 
   /** Each root's index, in the order of the roots. */
   status(): IndexStatus[] {
     return this.#order.map((path) =>
-      this.#roots.get(path)?.status ?? { state: "off", entries: 0, reason: "not used yet" }
+      this.#roots.get(path)?.status ??
+        (this.#options.eager ? STARTING : { state: "off", entries: 0, reason: "not used yet" })
     );
   }
 
   close(): void {
     this.#closed = true;
+    this.#calls.close();
     for (const root of this.#roots.values()) {
       clearTimeout(root.retry);
       root.inflight?.abandon();
@@ -148,29 +153,13 @@ export class LiveIndex implements Scanner {
       return;
     }
     root.inflight = null; // its answer stands: the index is dropped after it
-    const mb = Math.round(report.budgetBytes / 2 ** 20);
-    this.#stop(
-      root,
-      report.overflowed === "entries"
-        ? `more than ${this.#options.maxEntries} entries (INDEX_MAX_ENTRIES)`
-        : `its index reached its memory budget (${mb} MB) at ${report.entries} entries`,
-    );
+    this.#stop(root, overflowReason(report, this.#options.maxEntries));
   }
 
   #rootIndex(root: Root): RootIndex {
     let found = this.#roots.get(root.path);
     if (!found) {
-      found = {
-        number: this.#order.indexOf(root.path) + 1,
-        where: root,
-        status: { state: "off", entries: 0 },
-        watch: null,
-        index: null,
-        turns: new Turns(),
-        inflight: null,
-        retry: undefined,
-        rebuild: false,
-      };
+      found = newRootIndex(this.#order.indexOf(root.path) + 1, root);
       this.#roots.set(root.path, found);
       this.#watch(found);
     }
@@ -187,10 +176,7 @@ export class LiveIndex implements Scanner {
         root.index?.postMessage({ type: "changes", changes, rescan } satisfies IndexControl);
         this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
         if (rescan) {
-          this.#options.log(
-            "warning",
-            `index: root #${root.number} changed faster than its events could be read; its index is built again.`,
-          );
+          this.#options.log("warning", rebuildLine(root.number));
           if (root.status.state === "building") root.rebuild = true;
           else if (root.status.state === "ready") void this.#build(root);
         }
@@ -224,7 +210,7 @@ export class LiveIndex implements Scanner {
       onProgress: ({ files, directories }) => {
         if (root.status.state === "building") root.status.entries = files + directories;
       },
-      giveWay: this.#calls,
+      giveWay: this.#calls.running,
     });
     const worker = root.index;
     try {
@@ -269,8 +255,7 @@ export class LiveIndex implements Scanner {
   #startIndex(): Worker {
     const url = this.#options.indexWorkerUrl ?? WORKER_MODULES.index;
     const worker = spawnSandboxed(url, this.#options.readPaths);
-    const record: IndexControl = { type: "record", maxEntries: this.#options.maxEntries };
-    worker.postMessage(record);
+    worker.postMessage({ type: "record", maxEntries: this.#options.maxEntries } as IndexControl);
     return worker;
   }
 
@@ -292,9 +277,6 @@ export class LiveIndex implements Scanner {
     this.#dropIndex(root);
     if (root.status.state === "off" && root.status.reason === reason) return;
     root.status = { state: "off", entries: 0, reason };
-    this.#options.log(
-      "warning",
-      `index: root #${root.number} is scanned without an index: ${reason}.`,
-    );
+    this.#options.log("warning", offLine(root.number, reason));
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * The calls running now, as the live index's background work sees them (contract §18:
+ * indexing must not make calls noticeably slower): a count shared with the index workers,
+ * whose fills wait while it is above 0 (`ScanTask.giveWay`), and a way to start work only
+ * once no call has run for a while.
+ *
+ * @module
+ */
+
+/** The calls running now, and when the last one ended. */
+export class Calls {
+  /** Calls running now, on a `SharedArrayBuffer` the fills read. */
+  readonly running = new Int32Array(new SharedArrayBuffer(4));
+  #lastEnd = -Infinity;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** A call starts. */
+  begin(): void {
+    Atomics.add(this.running, 0, 1);
+  }
+
+  /** A call ends at `now`: a fill waiting for it goes on. */
+  end(now: number): void {
+    Atomics.sub(this.running, 0, 1);
+    Atomics.notify(this.running, 0);
+    this.#lastEnd = now;
+  }
+
+  /**
+   * Runs `then` once no call is running and none has ended for `quietMs`, or `latestMs`
+   * from now whatever the calls (checked every 50 ms by `now`): a server asked something
+   * as it starts answers that first, and a steady stream of calls does not hold it back.
+   */
+  whenQuiet(quietMs: number, latestMs: number, now: () => number, then: () => void): void {
+    const latest = now() + latestMs;
+    const look = () => {
+      const t = now();
+      const quiet = Atomics.load(this.running, 0) === 0 && t - this.#lastEnd >= quietMs;
+      if (quiet || t >= latest) then();
+      else this.#timer = setTimeout(look, 50);
+    };
+    this.#timer = setTimeout(look, quietMs);
+  }
+
+  /** Forgets a `whenQuiet` not yet run. */
+  close(): void {
+    clearTimeout(this.#timer);
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * One root's index as the live index holds it: its watch, its index worker, the turns
+ * scans take on it, and where it stands.
+ *
+ * @module
+ */
+import type { Root } from "../config.ts";
+import type { Task } from "../workers/mod.ts";
+import type { IndexStatus } from "./live_index_options.ts";
+import type { RootWatch } from "./root_watch.ts";
+import { Turns } from "./turns.ts";
+
+/** One root's index. */
+export interface RootIndex {
+  /** Its place among the roots, from 1 (the logs name roots by number, never by path). */
+  number: number;
+  where: Root;
+  status: IndexStatus;
+  watch: RootWatch | null;
+  index: Worker | null;
+  /** Scans run one at a time on the index worker. */
+  turns: Turns;
+  /** The scan on the index worker now. */
+  inflight: Task | null;
+  retry: ReturnType<typeof setTimeout> | undefined;
+  /** Its events overflowed while it was building: build again once done. */
+  rebuild: boolean;
+}
+
+/** The index of root `where`, the `number`-th: not started. */
+export function newRootIndex(number: number, where: Root): RootIndex {
+  return {
+    number,
+    where,
+    status: { state: "off", entries: 0 },
+    watch: null,
+    index: null,
+    turns: new Turns(),
+    inflight: null,
+    retry: undefined,
+    rebuild: false,
+  };
+}
