@@ -27,19 +27,25 @@ export class Calls {
   }
 
   /**
-   * Runs `then` once no call is running and none has ended for `quietMs`, or `latestMs`
-   * from now whatever the calls (checked every 50 ms by `now`): a server asked something
-   * as it starts answers that first, and a steady stream of calls does not hold it back.
+   * Runs `then` at the first quiet moment, checked every 50 ms by `now`: once no call is
+   * running and none has ended for `quietMs`; after `soonMs`, as soon as no call is running
+   * (a steady stream of calls has gaps); after `latestMs`, whatever the calls. A server
+   * asked something as it starts answers that first, and calls do not hold `then` back.
    */
-  whenQuiet(quietMs: number, latestMs: number, now: () => number, then: () => void): void {
-    const latest = now() + latestMs;
+  whenQuiet(
+    times: { quietMs: number; soonMs: number; latestMs: number },
+    now: () => number,
+    then: () => void,
+  ): void {
+    const from = now();
     const look = () => {
       const t = now();
-      const quiet = Atomics.load(this.running, 0) === 0 && t - this.#lastEnd >= quietMs;
-      if (quiet || t >= latest) then();
+      const idle = Atomics.load(this.running, 0) === 0;
+      const quiet = idle && t - this.#lastEnd >= times.quietMs;
+      if (quiet || (idle && t - from >= times.soonMs) || t - from >= times.latestMs) then();
       else this.#timer = setTimeout(look, 50);
     };
-    this.#timer = setTimeout(look, quietMs);
+    this.#timer = setTimeout(look, times.quietMs);
   }
 
   /** Forgets a `whenQuiet` not yet run. */

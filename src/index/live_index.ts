@@ -42,10 +42,11 @@ import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { RootWatch } from "./root_watch.ts";
 import { newRootIndex, type RootIndex } from "./root_index.ts";
 
-/** With `eager`, roots start once no call has run for this long (a call at start-up first)... */
-const QUIET_MS = 250;
-/** ... or this long after the server started, whatever the calls. */
-const LATEST_MS = 2000;
+/**
+ * With `eager`, roots start once no call has run for 250 ms; after 2 s, in the first gap
+ * between calls; after 30 s, whatever the calls (calls.ts).
+ */
+const START_TIMES = { quietMs: 250, soonMs: 2000, latestMs: 30_000 };
 const STARTING: IndexStatus = { state: "starting", entries: 0 };
 
 /** The index went away under a call (its root went back to walks). */
@@ -72,7 +73,7 @@ export class LiveIndex implements Scanner {
     this.#order = roots.map((r) => r.path);
     if (options.eager) {
       const start = () => roots.forEach((root) => this.#rootIndex(root));
-      this.#calls.whenQuiet(QUIET_MS, LATEST_MS, () => this.#clock.now(), start);
+      this.#calls.whenQuiet(START_TIMES, () => this.#clock.now(), start);
     }
   }
 

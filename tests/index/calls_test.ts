@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { Calls } from "../../src/index/calls.ts";
 import { until } from "../helpers/until.ts";
 
+const TIMES = { quietMs: 250, soonMs: 2000, latestMs: 30_000 };
+
 /** A clock the test sets, which counts how often it is read (each look reads it once). */
 function testClock() {
   const clock = { t: 0, reads: 0, now: () => (clock.reads++, clock.t) };
@@ -22,7 +24,7 @@ Deno.test("calls: the eager start waits until no call has run for the quiet time
   const calls = new Calls();
   let started = false;
   calls.begin(); // a call made as the server starts
-  calls.whenQuiet(250, 2000, clock.now, () => (started = true));
+  calls.whenQuiet(TIMES, clock.now, () => (started = true));
   clock.t = 1000;
   await looks(2);
   assert.equal(started, false, "a call is running");
@@ -35,16 +37,34 @@ Deno.test("calls: the eager start waits until no call has run for the quiet time
   calls.close();
 });
 
-Deno.test("calls: a steady stream of calls holds the start back only until its latest", async () => {
+Deno.test("calls: after 2 s a steady stream of calls lets the start in at its first gap", async () => {
   const { clock, looks } = testClock();
   const calls = new Calls();
   let started = false;
-  calls.whenQuiet(250, 2000, clock.now, () => (started = true));
+  calls.whenQuiet(TIMES, clock.now, () => (started = true));
   calls.begin();
-  clock.t = 1900;
+  clock.t = 2500;
+  await looks(2);
+  assert.equal(started, false, "past 2 s, but a call is running");
+  calls.end(clock.t);
+  calls.begin(); // the next call of the stream, a moment later
   await looks(2);
   assert.equal(started, false);
-  clock.t = 2000;
+  calls.end(clock.t);
+  await until(() => started, "the start in the first gap after 2 s");
+  calls.close();
+});
+
+Deno.test("calls: calls that never stop hold the start back only until its latest", async () => {
+  const { clock, looks } = testClock();
+  const calls = new Calls();
+  let started = false;
+  calls.whenQuiet(TIMES, clock.now, () => (started = true));
+  calls.begin();
+  clock.t = 29_000;
+  await looks(2);
+  assert.equal(started, false);
+  clock.t = 30_000;
   await until(() => started, "the start at its latest");
   calls.end(clock.t);
   calls.close();
