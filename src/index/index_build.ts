@@ -9,7 +9,7 @@
  * @module
  */
 import { DEFAULT_LIMITS, type Root } from "../config.ts";
-import type { SearchRequest } from "../query/mod.ts";
+import { EVERY_FILE, type SearchRequest } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
 import type { IndexReport } from "./index_protocol.ts";
 
@@ -21,19 +21,7 @@ export function fillRequest(root: Root, maxEntries: number, maxDepth?: number): 
   return {
     root,
     start: { path: "", recursive: true, maxDepth: null },
-    filter: {
-      timeField: "modified",
-      from: null,
-      to: null,
-      glob: null,
-      includeFiles: true,
-      includeDirectories: false,
-      includeUnknownTime: true,
-      exclude: [],
-      respectIgnoreFiles: false,
-      minSizeBytes: null,
-      maxSizeBytes: null,
-    },
+    filter: { ...EVERY_FILE, exclude: [], includeUnknownTime: true },
     order: "time_desc",
     limit: 1,
     after: null,

@@ -21,6 +21,7 @@ export { compileGlob, GlobSyntaxError, type PathMatcher } from "./glob.ts";
 export { comparePaths, isWalkOrder, type KeyOrder, keyOrder } from "./order.ts";
 export {
   depthLimit,
+  EVERY_FILE,
   type Filter,
   type Position,
   type SearchRequest,

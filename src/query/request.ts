@@ -45,6 +45,24 @@ export interface Filter {
   maxSizeBytes: number | null;
 }
 
+/**
+ * Every file, by modified time, with no window and nothing left out (spread it, giving
+ * `exclude` an array of its own).
+ */
+export const EVERY_FILE: Readonly<Filter> = Object.freeze({
+  timeField: "modified",
+  from: null,
+  to: null,
+  glob: null,
+  includeFiles: true,
+  includeDirectories: false,
+  includeUnknownTime: false,
+  exclude: [],
+  respectIgnoreFiles: false,
+  minSizeBytes: null,
+  maxSizeBytes: null,
+});
+
 /** An item's place in its order: its time in the filter's field (`null`: unknown) and path. */
 export interface SortKey {
   time: number | null;

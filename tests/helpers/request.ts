@@ -5,7 +5,7 @@
  * @module
  */
 import { DEFAULT_LIMITS } from "../../src/config.ts";
-import type { SearchRequest } from "../../src/query/request.ts";
+import { EVERY_FILE, type SearchRequest } from "../../src/query/request.ts";
 
 /** What a test may change: the root's real path, the start path, the order, limits. */
 export interface RequestChanges {
@@ -21,19 +21,7 @@ export function searchRequest(rootPath: string, changes: RequestChanges = {}): S
   return {
     root: { path: rootPath, realPath: changes.rootReal ?? rootPath },
     start: { path: changes.startPath ?? "", recursive: true, maxDepth: null },
-    filter: {
-      timeField: "modified",
-      from: null,
-      to: null,
-      glob: null,
-      includeFiles: true,
-      includeDirectories: false,
-      includeUnknownTime: false,
-      exclude: [],
-      respectIgnoreFiles: false,
-      minSizeBytes: null,
-      maxSizeBytes: null,
-    },
+    filter: { ...EVERY_FILE, exclude: [] },
     order: changes.order ?? "path_asc",
     limit: changes.limit ?? 100,
     after: null,
