@@ -13,7 +13,7 @@ import { Pager } from "../paging/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 import { searchByTime } from "../search/mod.ts";
-import { FlagError, inCliWords, PARSE_OPTIONS, toolArguments } from "./flags.ts";
+import { FlagError, inCliWords, NUMBER_FLAGS, PARSE_OPTIONS, toolArguments } from "./flags.ts";
 import { formatTable } from "./table.ts";
 import { USAGE } from "./usage.ts";
 
@@ -107,15 +107,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** Options whose value may be a negative number, which parseArgs would take for a flag. */
-const NUMBER_OPTIONS = new Set(["--max-depth", "--limit", "-n"]);
-
 /** `--limit -1` as `--limit=-1`, so that the tool's own range check can name the problem. */
 function attachNegativeNumbers(args: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const next = args[i + 1];
-    if (NUMBER_OPTIONS.has(args[i]!) && next !== undefined && /^-\d/.test(next)) {
+    if (NUMBER_FLAGS.has(args[i]!) && next !== undefined && /^-\d/.test(next)) {
       out.push(`${args[i]}=${next}`);
       i++;
     } else {

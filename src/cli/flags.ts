@@ -58,6 +58,13 @@ export const PARSE_OPTIONS: Record<string, ParseOption> = {
   help: { type: "boolean", short: "h" },
 };
 
+/** The flags (long and short) whose value may be a negative number, which parseArgs would take for a flag. */
+export const NUMBER_FLAGS: ReadonlySet<string> = new Set(
+  Object.entries(FLAGS).filter(([, flag]) => flag.value === "number").flatMap((
+    [name, { short }],
+  ) => [`--${name}`, ...(short === undefined ? [] : [`-${short}`])]),
+);
+
 /** Parsed flag values, as parseArgs gives them. */
 export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
