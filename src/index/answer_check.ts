@@ -67,13 +67,21 @@ export function checkFolders(
 }
 
 function stillTheSame(disk: FsPort, memory: FolderMemory, abs: string): boolean {
-  let info: Deno.FileInfo;
+  const now = folderTimeOnDisk(disk, abs); // its parents were just found to be real folders
+  if (now === null) return false;
+  const held = memory.folderTime(abs);
+  return held === undefined || held === now;
+}
+
+/**
+ * A folder's modification time from one `lstat` of `abs`, not following links (`NaN` if
+ * it has none), or `null` when it is not a real folder (a link, a file, gone, unreadable).
+ */
+export function folderTimeOnDisk(disk: FsPort, abs: string): number | null {
   try {
-    info = disk.lstat(abs); // its parents were just found to be real folders
+    const info = disk.lstat(abs);
+    return info.isDirectory && !info.isSymlink ? info.mtime?.getTime() ?? NaN : null;
   } catch {
-    return false;
+    return null;
   }
-  if (!info.isDirectory || info.isSymlink) return false;
-  const time = memory.folderTime(abs);
-  return time === undefined || time === (info.mtime?.getTime() ?? NaN);
 }

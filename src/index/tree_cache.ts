@@ -19,6 +19,7 @@
  */
 import type { FsPort } from "../ports/mod.ts";
 import { hostRules } from "../security/mod.ts";
+import { folderTimeOnDisk } from "./answer_check.ts";
 import { type FolderNode, FolderTree } from "./folder_tree.ts";
 import { type Focus, outside } from "./focus.ts";
 import {
@@ -247,12 +248,7 @@ export class TreeCache implements FsPort {
 
   /** A real folder's modification time from disk (`NaN` if it is not one, or unreadable). */
   #timeOf(path: string): number {
-    try {
-      const info = this.#base.lstat(path);
-      return info.isDirectory && !info.isSymlink ? info.mtime?.getTime() ?? NaN : NaN;
-    } catch {
-      return NaN;
-    }
+    return folderTimeOnDisk(this.#base, path) ?? NaN;
   }
 
   #keep(node: FolderNode, names: string[], kinds: number[], time: number): void {
