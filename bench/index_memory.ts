@@ -2,7 +2,7 @@
  * What the live index costs in memory (contract §18's budget): fills a `TreeCache` from a
  * benchmark tree the way an indexing walk does (each folder listed, each entry stat'ed),
  * then measures the heap it holds after full collections, beside the estimate the budget
- * counts with (`listingBytes`). Run: `deno task bench:index-memory [tree]` (default
+ * counts with (`namesBytes`), and the bytes it holds outside the heap (its columns). Run: `deno task bench:index-memory [tree]` (default
  * `home-200k`); numbers go to docs/index.md.
  */
 import { getHeapStatistics } from "node:v8";
@@ -48,6 +48,7 @@ console.log(JSON.stringify({
   folders,
   heapBytesPerEntry: +(held / cache.entries).toFixed(1),
   estimatedBytesPerEntry: +(cache.bytes / cache.entries).toFixed(1),
+  offHeapBytesPerEntry: +(cache.offHeapBytes / cache.entries).toFixed(1),
   estimateOverHeap: +(cache.bytes / held).toFixed(2),
   heapMB: +(held / 2 ** 20).toFixed(1),
   rssMB: +(rss / 2 ** 20).toFixed(1),

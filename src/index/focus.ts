@@ -16,7 +16,7 @@
  */
 import type { SearchRequest } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
-import { DIR, type Listing } from "./listing.ts";
+import { DIR, type EntryColumns } from "./entry_columns.ts";
 
 /** The window a focused scan matches in: `[from, to)` of one time field, epoch ms. */
 export interface Focus {
@@ -34,13 +34,13 @@ export function focusOf(request: SearchRequest): Focus | null {
 }
 
 /**
- * Whether the `i`-th entry of `listing` cannot match `focus`: not a folder, its times
- * known, and its time (a created time must be known too) outside the window.
+ * Whether entry `e` cannot match `focus`: not a folder, its times known, and its time (a
+ * created time must be known too) outside the window.
  */
-export function outside(focus: Focus, listing: Listing, i: number): boolean {
-  if (listing.kinds[i]! & DIR) return false;
-  if (Number.isNaN(listing.mtime[i]!)) return false; // not stat'ed since its last change
-  const time = focus.created ? listing.birth[i]! : listing.mtime[i]!;
+export function outside(focus: Focus, cols: EntryColumns, e: number): boolean {
+  if (cols.kind[e]! & DIR) return false;
+  if (Number.isNaN(cols.mtime[e]!)) return false; // not stat'ed since its last change
+  const time = focus.created ? cols.birth[e]! : cols.mtime[e]!;
   if (focus.created && time === 0) return false; // unknown: counted by the filter
   return time < focus.from || time >= focus.to;
 }

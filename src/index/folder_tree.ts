@@ -1,113 +1,289 @@
 /**
- * The folders of one root's live index (contract §18): a node per folder that was read,
- * with its listing (or none, to be read again) and the time it was read at, and the
- * counts of what is held (entries, and bytes as `listingBytes` estimates them).
+ * The folders of one root's live index (contract §18), kept compact: a folder is a record
+ * number (the root is 0) with, once its listing was read, a run of entry numbers in the
+ * {@linkcode EntryColumns} (sorted by name) and one string holding all their names one
+ * after another; the time the listing was read at; and whether the listing is held or only
+ * kept for the folders below it (an event said it changed: it is read again when next
+ * needed, while what is known below it stays). A folder entry leads to its record through
+ * the columns' `sub`. So the V8 heap holds one string per folder and nothing per entry.
+ *
+ * Relisting a folder appends its new run and leaves the old one dead; the columns are
+ * compacted once the dead outnumber half of them. Counts: entries held, the heap's share
+ * estimated from above ({@linkcode FolderTree.bytes}, what the budget counts), and the
+ * bytes outside the heap.
  *
  * @module
  */
 import { hostRules } from "../security/mod.ts";
-import { DIR, find, type Listing } from "./listing.ts";
+import { DIR, EntryColumns } from "./entry_columns.ts";
+import { namesBytes, RECORD_BYTES } from "./memory_cost.ts";
 
-/** A folder: its listing (once read) and the folders below it that were read. */
-export interface FolderNode {
-  listing: Listing | null;
-  /** The folder's modification time just before its listing was read. */
-  time: number;
-  /** What its listing costs, as `listingBytes` estimated it when it was kept. */
-  bytes: number;
-  children: Map<string, FolderNode>;
-}
+/** A record's states: free; known, no run; run kept only for the folders below; listed. */
+const FREE = 0;
+const KNOWN = 1;
+const KEPT = 2;
+const LISTED = 3;
+
+/** Dead entries are left in place until there are this many, and half the columns. */
+export const COMPACT_AT = 65_536;
 
 /** The folders below one root's real path. */
 export class FolderTree {
   readonly #root: string;
   readonly #sep = hostRules.sep;
-  #top: FolderNode = newNode();
+  readonly #compactAt: number;
+  #cols = new EntryColumns();
+  #first = new Uint32Array(64);
+  #count = new Uint32Array(64);
+  #time = new Float64Array(64);
+  #state = new Uint8Array(64);
+  #names: string[] = [];
+  #records = 1;
+  #free: number[] = [];
+  #dead = 0;
   /** The last folder looked up, for the run of lookups on its entries. */
-  #last: { abs: string; node: FolderNode } | null = null;
-  /** Entries held. */
+  #last: { abs: string; folder: number } | null = null;
+  /** Entries of listed folders. */
   entries = 0;
-  /** Bytes held, estimated. */
+  /** The heap the held names take, estimated from above. */
   bytes = 0;
 
-  constructor(rootReal: string) {
+  /** `compactAt`: dead entries to leave before compacting (@default {@linkcode COMPACT_AT}). */
+  constructor(rootReal: string, compactAt = COMPACT_AT) {
     this.#root = rootReal;
+    this.#compactAt = compactAt;
+    this.clear();
+  }
+
+  /** The entries' columns (a compaction replaces them: read them anew after a `keep`). */
+  get columns(): EntryColumns {
+    return this.#cols;
+  }
+
+  /** Bytes held outside the V8 heap. */
+  get offHeapBytes(): number {
+    return this.#cols.bytes + this.#state.length * RECORD_BYTES;
   }
 
   /** Forgets everything. */
   clear(): void {
-    this.#top = newNode();
+    this.#cols = new EntryColumns();
+    this.#state.fill(FREE);
+    this.#state[0] = KNOWN;
+    this.#names = [""];
+    this.#records = 1;
+    this.#free = [];
+    this.#dead = 0;
     this.entries = 0;
     this.bytes = 0;
     this.#last = null;
   }
 
-  /** The node of a folder path at or below the root (made on the way if `make`). */
-  node(abs: string, make: boolean): FolderNode | null {
-    if (this.#last?.abs === abs) return this.#last.node;
-    if (abs !== this.#root && !abs.startsWith(this.#root + this.#sep)) return null;
-    let node = this.#top;
+  /**
+   * The record of a folder path at or below the root, or -1. Below the root, a folder is
+   * found through the held or kept run of its parent; with `make`, its record is made if
+   * it has none yet.
+   */
+  node(abs: string, make: boolean): number {
+    if (this.#last?.abs === abs) return this.#last.folder;
+    if (abs !== this.#root && !abs.startsWith(this.#root + this.#sep)) return -1;
+    let folder = 0;
     const rel = abs.slice(this.#root.length + 1);
     for (const part of rel === "" ? [] : rel.split(this.#sep)) {
-      let child = node.children.get(part);
-      if (!child) {
-        if (!make) return null;
-        child = newNode();
-        node.children.set(part, child);
+      const e = this.find(folder, part);
+      if (e < 0 || !(this.#cols.kind[e]! & DIR)) return -1;
+      let sub = this.#cols.sub[e]!;
+      if (sub < 0) {
+        if (!make) return -1;
+        sub = this.#newRecord();
+        this.#cols.sub[e] = sub;
       }
-      node = child;
+      folder = sub;
     }
-    this.#last = { abs, node };
-    return node;
+    this.#last = { abs, folder };
+    return folder;
   }
 
-  /** The parent folder's node of an absolute path below the root, and the entry's name. */
-  parentOf(abs: string): { parent: FolderNode | null; name: string } {
+  /** The parent folder's record of an absolute path below the root (or -1), and the name. */
+  parentOf(abs: string): { parent: number; name: string } {
     const slash = abs.lastIndexOf(this.#sep);
     return { parent: this.node(abs.slice(0, slash), false), name: abs.slice(slash + 1) };
   }
 
-  /**
-   * Holds `listing`, read at `time` and costing `bytes`; folders gone from it go with
-   * everything below them.
-   */
-  keep(node: FolderNode, listing: Listing, time: number, bytes: number): void {
-    for (const name of [...node.children.keys()]) {
-      const i = find(listing.names, name);
-      if (i < 0 || !(listing.kinds[i]! & DIR)) this.drop(node, name);
-    }
-    this.unlist(node);
-    this.entries += listing.names.length;
-    this.bytes += bytes;
-    node.listing = listing;
-    node.time = time;
-    node.bytes = bytes;
+  /** Whether the folder's listing is held. */
+  listed(folder: number): boolean {
+    return folder >= 0 && this.#state[folder] === LISTED;
   }
 
-  /** Forgets a folder's listing (it is read again when next needed). */
-  unlist(node: FolderNode): void {
-    if (!node.listing) return;
-    this.entries -= node.listing.names.length;
-    this.bytes -= node.bytes;
-    node.listing = null;
-    this.#last = null;
+  /** The time a held listing was read at. */
+  time(folder: number): number {
+    return this.#time[folder]!;
+  }
+
+  /** The first entry number of the folder's run, and how many it holds. */
+  run(folder: number): { first: number; count: number } {
+    return { first: this.#first[folder]!, count: this.#count[folder]! };
+  }
+
+  /** The name of entry `e` of the folder's run. */
+  nameOf(folder: number, e: number): string {
+    const start = e === this.#first[folder] ? 0 : this.#cols.nameEnd[e - 1]!;
+    return this.#names[folder]!.slice(start, this.#cols.nameEnd[e]!);
+  }
+
+  /** The entry number of `name` in the folder's held or kept run, or -1. */
+  find(folder: number, name: string): number {
+    if (folder < 0 || this.#state[folder]! < KEPT) return -1;
+    const names = this.#names[folder]!;
+    const ends = this.#cols.nameEnd;
+    const first = this.#first[folder]!;
+    let lo = first;
+    let hi = first + this.#count[folder]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const order = compareAt(names, mid === first ? 0 : ends[mid - 1]!, ends[mid]!, name);
+      if (order === 0) return mid;
+      if (order < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /**
+   * Holds the listing of `names` with their `kinds` (in any order, as read) as the
+   * folder's, read at `time`: times and sizes unknown until stat'ed. Folders still in it
+   * keep what is known below them; the others go with everything below them.
+   */
+  keep(folder: number, names: readonly string[], kinds: readonly number[], time: number): void {
+    const n = names.length;
+    const order = Array.from({ length: n }, (_, i) => i);
+    order.sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+    const joined = order.map((i) => names[i]!).join("");
+    const first = this.#cols.take(n);
+    const cols = this.#cols;
+    let end = 0;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      end += names[i]!.length;
+      cols.nameEnd[first + k] = end;
+      cols.kind[first + k] = kinds[i]!;
+      cols.mtime[first + k] = NaN;
+      cols.birth[first + k] = 0;
+      cols.size[first + k] = 0;
+      cols.sub[first + k] = -1;
+    }
+    const old = this.#state[folder]! >= KEPT ? this.run(folder) : null;
+    const oldNames = this.#names[folder]!;
+    if (old) this.#endRun(folder);
+    this.#first[folder] = first;
+    this.#count[folder] = n;
+    this.#names[folder] = joined;
+    this.#time[folder] = time;
+    this.#state[folder] = LISTED;
+    this.entries += n;
+    this.bytes += namesBytes(joined);
+    if (old) this.#carry(folder, old, oldNames);
+    if (this.#dead >= this.#compactAt && this.#dead * 2 > cols.length) this.#compact();
+  }
+
+  /** Forgets a folder's listing (read again when next needed); what is below it stays. */
+  unlist(folder: number): void {
+    if (folder < 0 || this.#state[folder] !== LISTED) return;
+    this.#state[folder] = KEPT;
+    this.entries -= this.#count[folder]!;
   }
 
   /** Forgets the folder `name` in `parent` and everything below it. */
-  drop(parent: FolderNode, name: string): void {
-    const child = parent.children.get(name);
-    if (!child) return;
-    parent.children.delete(name);
-    this.#forgetBelow(child);
-    this.#last = null;
+  drop(parent: number, name: string): void {
+    const e = this.find(parent, name);
+    if (e < 0 || this.#cols.sub[e]! < 0) return;
+    this.#forget(this.#cols.sub[e]!);
+    this.#cols.sub[e] = -1;
   }
 
-  #forgetBelow(node: FolderNode): void {
-    this.unlist(node);
-    for (const child of node.children.values()) this.#forgetBelow(child);
+  /** Moves what was known below the folders of the `old` run to the same folders of the new. */
+  #carry(folder: number, old: { first: number; count: number }, oldNames: string): void {
+    const cols = this.#cols;
+    for (let e = old.first; e < old.first + old.count; e++) {
+      const sub = cols.sub[e]!;
+      if (sub < 0) continue;
+      const start = e === old.first ? 0 : cols.nameEnd[e - 1]!;
+      const now = this.find(folder, oldNames.slice(start, cols.nameEnd[e]!));
+      if (now >= 0 && cols.kind[now]! & DIR) cols.sub[now] = sub;
+      else this.#forget(sub);
+    }
+  }
+
+  /** Ends a folder's run: its entries are dead (they stay until compacted). */
+  #endRun(folder: number): void {
+    const state = this.#state[folder]!;
+    if (state < KEPT) return;
+    const count = this.#count[folder]!;
+    if (state === LISTED) this.entries -= count;
+    this.#dead += count;
+    this.bytes -= namesBytes(this.#names[folder]!);
+    this.#state[folder] = KNOWN;
+  }
+
+  /** Frees a folder's record and every record below it. */
+  #forget(top: number): void {
+    this.#last = null;
+    const stack = [top];
+    while (stack.length > 0) {
+      const folder = stack.pop()!;
+      if (this.#state[folder]! >= KEPT) {
+        const { first, count } = this.run(folder);
+        for (let e = first; e < first + count; e++) {
+          if (this.#cols.sub[e]! >= 0) stack.push(this.#cols.sub[e]!);
+        }
+        this.#endRun(folder);
+      }
+      this.#state[folder] = FREE;
+      this.#names[folder] = "";
+      this.#free.push(folder);
+    }
+  }
+
+  #newRecord(): number {
+    const reused = this.#free.pop();
+    const folder = reused ?? this.#records++;
+    if (folder >= this.#state.length) this.#growRecords();
+    this.#state[folder] = KNOWN;
+    this.#names[folder] = "";
+    return folder;
+  }
+
+  #growRecords(): void {
+    const n = Math.ceil(this.#state.length * 1.5);
+    const first = new Uint32Array(n), count = new Uint32Array(n), time = new Float64Array(n);
+    const state = new Uint8Array(n);
+    first.set(this.#first), count.set(this.#count), time.set(this.#time), state.set(this.#state);
+    [this.#first, this.#count, this.#time, this.#state] = [first, count, time, state];
+  }
+
+  /** Copies the runs still in use to new columns, leaving the dead entries behind. */
+  #compact(): void {
+    const old = this.#cols;
+    const next = new EntryColumns(Math.ceil((old.length - this.#dead) * 1.25) + 1024);
+    for (let folder = 0; folder < this.#records; folder++) {
+      if (this.#state[folder]! < KEPT) continue;
+      const count = this.#count[folder]!;
+      const to = next.take(count);
+      next.copy(old, this.#first[folder]!, count, to);
+      this.#first[folder] = to;
+    }
+    this.#cols = next;
+    this.#dead = 0;
   }
 }
 
-function newNode(): FolderNode {
-  return { listing: null, time: NaN, bytes: 0, children: new Map() };
+/** How `s.slice(start, end)` compares with `name`, without making the slice. */
+function compareAt(s: string, start: number, end: number, name: string): number {
+  const length = end - start;
+  const n = Math.min(length, name.length);
+  for (let k = 0; k < n; k++) {
+    const d = s.charCodeAt(start + k) - name.charCodeAt(k);
+    if (d !== 0) return d;
+  }
+  return length - name.length;
 }

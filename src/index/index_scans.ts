@@ -29,9 +29,9 @@ import { TreeCache } from "./tree_cache.ts";
  * The share of the worker's heap limit the index may fill (docs/index.md: the rest is for
  * the scan that runs over it, and V8's room to collect).
  */
-export const INDEX_HEAP_SHARE = 0.5;
+export const INDEX_HEAP_SHARE = 0.4;
 /** Past this share of its heap limit in use, the worker drops its index at once. */
-export const HEAP_FULL_SHARE = 0.85;
+export const HEAP_FULL_SHARE = 0.7;
 /** Answers whose folders keep changing under them are tried this often, then walked. */
 const ATTEMPTS = 3;
 

@@ -1,7 +1,8 @@
 /**
  * The live index of one root (contract §18): what the walk learned of the tree (each
- * folder's listing and every entry's lstat), kept compact (names once, times and sizes in
- * typed arrays, one node per folder: folder_tree.ts) and served back through the same
+ * folder's listing and every entry's lstat), kept compact (one string of names per folder,
+ * everything else in typed arrays outside the heap: folder_tree.ts, entry_columns.ts) and
+ * served back through the same
  * {@linkcode FsPort} a scan reads with, so that an indexed answer is a walk like any
  * other: the same filters, collector and paging, the same result.
  *
@@ -20,18 +21,11 @@
 import type { FsPort } from "../ports/mod.ts";
 import { hostRules } from "../security/mod.ts";
 import { folderTimeOnDisk } from "./answer_check.ts";
-import { type FolderNode, FolderTree } from "./folder_tree.ts";
+import { DIR, kindOf } from "./entry_columns.ts";
+import { FolderTree } from "./folder_tree.ts";
+import { namesBytes } from "./memory_cost.ts";
 import { type Focus, outside } from "./focus.ts";
-import {
-  DIR,
-  entriesOf,
-  find,
-  infoOf,
-  kindOf,
-  type Listing,
-  listingBytes,
-  makeListing,
-} from "./listing.ts";
+import { entriesOf, infoOf } from "./listing.ts";
 
 /** What a change event says (a subset of `Deno.FsEvent`). */
 export interface Change {
@@ -50,14 +44,14 @@ export interface TreeCacheOptions {
   rootReal: string;
   /** The most entries kept (`INDEX_MAX_ENTRIES`). */
   maxEntries: number;
-  /** The most memory kept, as `listingBytes` estimates it. Default: no bound. */
+  /** The most heap the names may take, as `namesBytes` estimates it. Default: no bound. */
   maxBytes?: number;
-  /** Whether the heap is nearly full (asked once per 4 MB kept). Default: never. */
+  /** Whether the heap is nearly full (asked once per 1 MB kept). Default: never. */
   heapNearlyFull?: () => boolean;
 }
 
 /** How much kept memory passes between two looks at the heap. */
-const HEAP_LOOK_BYTES = 4 * 1024 * 1024;
+const HEAP_LOOK_BYTES = 1024 * 1024;
 
 /** The index of one root, as a file-system port. */
 export class TreeCache implements FsPort {
@@ -90,9 +84,14 @@ export class TreeCache implements FsPort {
     return this.#tree.entries;
   }
 
-  /** Estimated bytes held. */
+  /** Heap bytes held, estimated from above (what the budget counts). */
   get bytes(): number {
     return this.#tree.bytes;
+  }
+
+  /** Bytes held outside the heap (the entries' columns). */
+  get offHeapBytes(): number {
+    return this.#tree.offHeapBytes;
   }
 
   /** Why the cache stopped recording for good (it then holds nothing); `null` while it may. */
@@ -141,25 +140,25 @@ export class TreeCache implements FsPort {
   }
 
   readDir(path: string): Iterable<Deno.DirEntry> {
-    const node = this.#tree.node(path, this.#recording);
-    if (node?.listing && this.#stillTrue(path, node)) return this.#handOut(node.listing);
-    const time = node ? this.#timeOf(path) : NaN; // before the listing: a later change shows
+    const folder = this.#tree.node(path, this.#recording);
+    if (this.#tree.listed(folder) && this.#stillTrue(path, folder)) return this.#handOut(folder);
+    const time = folder >= 0 ? this.#timeOf(path) : NaN; // before the listing: a later change shows
     const entries = [...this.#base.readDir(path)];
-    if (node) this.#keep(node, entries.map((e) => e.name), entries.map(kindOf), time);
+    if (folder >= 0) this.#keep(folder, entries.map((e) => e.name), entries.map(kindOf), time);
     return entries;
   }
 
   async *readDirStream(path: string): AsyncIterable<Deno.DirEntry> {
-    const node = this.#tree.node(path, this.#recording);
-    if (node?.listing && this.#stillTrue(path, node)) {
-      yield* this.#handOut(node.listing);
+    const folder = this.#tree.node(path, this.#recording);
+    if (this.#tree.listed(folder) && this.#stillTrue(path, folder)) {
+      yield* Array.from(this.#handOut(folder), (e) => ({ ...e })); // not read at once here
       return;
     }
     const generation = this.#generation;
-    const time = node ? this.#timeOf(path) : NaN;
+    const time = folder >= 0 ? this.#timeOf(path) : NaN;
     // Only names and kinds are held while the folder streams (not Deno's entry objects),
     // and not even those past what the cache may still take.
-    let names: string[] | null = node ? [] : null;
+    let names: string[] | null = folder >= 0 ? [] : null;
     const kinds: number[] = [];
     for await (const entry of this.#base.readDirStream(path)) {
       if (names !== null) {
@@ -170,33 +169,31 @@ export class TreeCache implements FsPort {
       yield entry;
     }
     // Events may have been applied while this listing was read: keep it only if none was.
-    if (node && generation === this.#generation) {
+    if (folder >= 0 && generation === this.#generation) {
       if (names === null) this.#overflow("entries");
-      else this.#keep(node, names, kinds, time);
+      else this.#keep(folder, names, kinds, time);
     }
   }
 
   lstat(path: string): Deno.FileInfo {
     const { parent, name } = this.#tree.parentOf(path);
-    const listing = parent?.listing;
-    const i = listing ? find(listing.names, name) : -1;
+    const e = this.#tree.listed(parent) ? this.#tree.find(parent, name) : -1;
+    const cols = this.#tree.columns;
     // A folder's own stat (the root's too) is always read from disk, one call per folder:
     // its times are what show a change inside it that raised no event.
-    if (listing && i >= 0 && !(listing.kinds[i]! & DIR) && !Number.isNaN(listing.mtime[i]!)) {
-      return infoOf(listing, i);
-    }
+    if (e >= 0 && !(cols.kind[e]! & DIR) && !Number.isNaN(cols.mtime[e]!)) return infoOf(cols, e);
     const info = this.#base.lstat(path);
-    if (listing && i >= 0 && this.#recording) {
-      listing.mtime[i] = info.mtime?.getTime() ?? NaN;
-      listing.birth[i] = info.birthtime?.getTime() ?? 0;
-      listing.size[i] = info.size;
-      listing.kinds[i] = kindOf(info);
+    if (e >= 0 && this.#recording) {
+      cols.mtime[e] = info.mtime?.getTime() ?? NaN;
+      cols.birth[e] = info.birthtime?.getTime() ?? 0;
+      cols.size[e] = info.size;
+      cols.kind[e] = kindOf(info);
     }
     return info;
   }
 
   holdsListing(path: string): boolean {
-    return !!this.#tree.node(path, false)?.listing;
+    return this.#tree.listed(this.#tree.node(path, false));
   }
 
   realPath(path: string): string {
@@ -211,8 +208,8 @@ export class TreeCache implements FsPort {
 
   /** The time a held folder listing was read at, or `undefined` when none is held. */
   folderTime(path: string): number | undefined {
-    const node = this.#tree.node(path, false);
-    return node?.listing ? node.time : undefined;
+    const folder = this.#tree.node(path, false);
+    return this.#tree.listed(folder) ? this.#tree.time(folder) : undefined;
   }
 
   /** Forgets a folder's listing and everything below it: it is read again when next needed. */
@@ -220,7 +217,7 @@ export class TreeCache implements FsPort {
     this.#generation++;
     if (path === this.#root) return this.clear();
     const { parent, name } = this.#tree.parentOf(path);
-    if (parent) this.#tree.drop(parent, name);
+    this.#tree.drop(parent, name);
   }
 
   /**
@@ -229,18 +226,19 @@ export class TreeCache implements FsPort {
    * one): the folder must still be a real folder with the modification time it had when
    * the listing was read (one lstat, not following links); else the listing is read again.
    */
-  #stillTrue(path: string, node: FolderNode): boolean {
-    if (this.#timeOf(path) === node.time) return true;
-    this.#tree.unlist(node);
+  #stillTrue(path: string, folder: number): boolean {
+    if (this.#timeOf(path) === this.#tree.time(folder)) return true;
+    this.#tree.unlist(folder);
     return false;
   }
 
-  /** A held listing's entries, without those out of focus. */
-  #handOut(listing: Listing): Iterable<Deno.DirEntry> {
+  /** A held folder's entries, without those out of focus. */
+  #handOut(folder: number): Iterable<Deno.DirEntry> {
     const focus = this.#focus;
-    if (focus === null) return entriesOf(listing);
-    return entriesOf(listing, (i) => {
-      if (!outside(focus, listing, i)) return false;
+    if (focus === null) return entriesOf(this.#tree, folder);
+    const cols = this.#tree.columns;
+    return entriesOf(this.#tree, folder, (e) => {
+      if (!outside(focus, cols, e)) return false;
       this.#dropped++;
       return true;
     });
@@ -251,16 +249,15 @@ export class TreeCache implements FsPort {
     return folderTimeOnDisk(this.#base, path) ?? NaN;
   }
 
-  #keep(node: FolderNode, names: string[], kinds: number[], time: number): void {
-    const cost = listingBytes(names);
-    const bytes = this.bytes + cost - (node.listing ? node.bytes : 0);
+  #keep(folder: number, names: string[], kinds: number[], time: number): void {
+    const bytes = this.bytes + namesBytes(names); // the old names are counted until replaced
     if (this.entries + names.length > this.#maxEntries) return this.#overflow("entries");
     if (bytes > this.#maxBytes) return this.#overflow("memory");
     if (bytes >= this.#nextHeapLook) {
       this.#nextHeapLook = bytes + HEAP_LOOK_BYTES;
       if (this.#heapNearlyFull()) return this.#overflow("memory");
     }
-    this.#tree.keep(node, makeListing(names, kinds), time, cost);
+    this.#tree.keep(folder, names, kinds, time);
   }
 
   #overflow(why: Overflow): void {
@@ -273,10 +270,10 @@ export class TreeCache implements FsPort {
     if (abs === this.#root) return this.clear(); // the root itself changed: start over
     if (!abs.startsWith(this.#root + hostRules.sep)) return;
     const { parent, name } = this.#tree.parentOf(abs);
-    if (!parent) return;
+    if (parent < 0) return;
     if (kind === "modify" || kind === "access") {
-      const i = parent.listing ? find(parent.listing.names, name) : -1;
-      if (i >= 0) parent.listing!.mtime[i] = NaN;
+      const e = this.#tree.find(parent, name);
+      if (e >= 0) this.#tree.columns.mtime[e] = NaN;
       return;
     }
     // Added, removed, renamed or unknown: read the folder again, and forget what was below.

@@ -18,7 +18,7 @@ import { sanitize } from "../helpers/sanitize.ts";
  * Folders and files: long names make each entry costly, so a small tree fills the heap.
  * The files are hard links to one empty file per folder: thirty times faster to make.
  */
-const FOLDERS = 20;
+const FOLDERS = 40;
 const FILES = 2000;
 const HEAP = "--v8-flags=--max-old-space-size=16,--max-semi-space-size=1";
 
@@ -30,10 +30,10 @@ Deno.test({
     for (let d = 0; d < FOLDERS; d++) {
       const dir = path.join(tree.root, `folder-${d}`);
       Deno.mkdirSync(dir);
-      const first = path.join(dir, `${"x".repeat(200)}-0.txt`);
+      const first = path.join(dir, `${"한".repeat(80)}-0.txt`);
       Deno.writeFileSync(first, new Uint8Array());
       for (let f = 1; f < FILES; f++) {
-        Deno.linkSync(first, path.join(dir, `${"x".repeat(200)}-${f}.txt`));
+        Deno.linkSync(first, path.join(dir, `${"한".repeat(80)}-${f}.txt`));
       }
     }
     const total = FOLDERS * FILES;
