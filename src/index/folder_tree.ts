@@ -16,13 +16,8 @@
  */
 import { hostRules } from "../security/mod.ts";
 import { DIR, EntryColumns } from "./entry_columns.ts";
-import { namesBytes, RECORD_BYTES } from "./memory_cost.ts";
-
-/** A record's states: free; known, no run; run kept only for the folders below; listed. */
-const FREE = 0;
-const KNOWN = 1;
-const KEPT = 2;
-const LISTED = 3;
+import { FolderRecords, KEPT, KNOWN, LISTED } from "./folder_records.ts";
+import { namesBytes } from "./memory_cost.ts";
 
 /** Dead entries are left in place until there are this many, and half the columns. */
 export const COMPACT_AT = 65_536;
@@ -33,13 +28,8 @@ export class FolderTree {
   readonly #sep = hostRules.sep;
   readonly #compactAt: number;
   #cols = new EntryColumns();
-  #first = new Uint32Array(64);
-  #count = new Uint32Array(64);
-  #time = new Float64Array(64);
-  #state = new Uint8Array(64);
+  readonly #rec = new FolderRecords();
   #names: string[] = [];
-  #records = 1;
-  #free: number[] = [];
   #dead = 0;
   /** The last folder looked up, for the run of lookups on its entries. */
   #last: { abs: string; folder: number } | null = null;
@@ -62,17 +52,14 @@ export class FolderTree {
 
   /** Bytes held outside the V8 heap. */
   get offHeapBytes(): number {
-    return this.#cols.bytes + this.#state.length * RECORD_BYTES;
+    return this.#cols.bytes + this.#rec.bytes;
   }
 
   /** Forgets everything. */
   clear(): void {
     this.#cols = new EntryColumns();
-    this.#state.fill(FREE);
-    this.#state[0] = KNOWN;
+    this.#rec.clear();
     this.#names = [""];
-    this.#records = 1;
-    this.#free = [];
     this.#dead = 0;
     this.entries = 0;
     this.bytes = 0;
@@ -95,13 +82,29 @@ export class FolderTree {
       let sub = this.#cols.sub[e]!;
       if (sub < 0) {
         if (!make) return -1;
-        sub = this.#newRecord();
+        sub = this.#rec.take(folder, e - this.#rec.first[folder]!);
+        this.#names[sub] = "";
         this.#cols.sub[e] = sub;
       }
       folder = sub;
     }
     this.#last = { abs, folder };
     return folder;
+  }
+
+  /** Record numbers in use or free, `0 .. records - 1` (the background check goes round them). */
+  get records(): number {
+    return this.#rec.length;
+  }
+
+  /** The absolute path of a folder's record. */
+  pathOf(folder: number): string {
+    const parts: string[] = [];
+    for (let f = folder; f > 0; f = this.#rec.parent[f]!) {
+      const parent = this.#rec.parent[f]!;
+      parts.push(this.nameOf(parent, this.#rec.first[parent]! + this.#rec.slot[f]!));
+    }
+    return [this.#root, ...parts.reverse()].join(this.#sep);
   }
 
   /** The parent folder's record of an absolute path below the root (or -1), and the name. */
@@ -112,33 +115,33 @@ export class FolderTree {
 
   /** Whether the folder's listing is held. */
   listed(folder: number): boolean {
-    return folder >= 0 && this.#state[folder] === LISTED;
+    return folder >= 0 && this.#rec.state[folder] === LISTED;
   }
 
   /** The time a held listing was read at. */
   time(folder: number): number {
-    return this.#time[folder]!;
+    return this.#rec.time[folder]!;
   }
 
   /** The first entry number of the folder's run, and how many it holds. */
   run(folder: number): { first: number; count: number } {
-    return { first: this.#first[folder]!, count: this.#count[folder]! };
+    return { first: this.#rec.first[folder]!, count: this.#rec.count[folder]! };
   }
 
   /** The name of entry `e` of the folder's run. */
   nameOf(folder: number, e: number): string {
-    const start = e === this.#first[folder] ? 0 : this.#cols.nameEnd[e - 1]!;
+    const start = e === this.#rec.first[folder] ? 0 : this.#cols.nameEnd[e - 1]!;
     return this.#names[folder]!.slice(start, this.#cols.nameEnd[e]!);
   }
 
   /** The entry number of `name` in the folder's held or kept run, or -1. */
   find(folder: number, name: string): number {
-    if (folder < 0 || this.#state[folder]! < KEPT) return -1;
+    if (folder < 0 || this.#rec.state[folder]! < KEPT) return -1;
     const names = this.#names[folder]!;
     const ends = this.#cols.nameEnd;
-    const first = this.#first[folder]!;
+    const first = this.#rec.first[folder]!;
     let lo = first;
-    let hi = first + this.#count[folder]! - 1;
+    let hi = first + this.#rec.count[folder]! - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const order = compareAt(names, mid === first ? 0 : ends[mid - 1]!, ends[mid]!, name);
@@ -172,14 +175,14 @@ export class FolderTree {
       cols.size[first + k] = 0;
       cols.sub[first + k] = -1;
     }
-    const old = this.#state[folder]! >= KEPT ? this.run(folder) : null;
+    const old = this.#rec.state[folder]! >= KEPT ? this.run(folder) : null;
     const oldNames = this.#names[folder]!;
     if (old) this.#endRun(folder);
-    this.#first[folder] = first;
-    this.#count[folder] = n;
+    this.#rec.first[folder] = first;
+    this.#rec.count[folder] = n;
     this.#names[folder] = joined;
-    this.#time[folder] = time;
-    this.#state[folder] = LISTED;
+    this.#rec.time[folder] = time;
+    this.#rec.state[folder] = LISTED;
     this.entries += n;
     this.bytes += namesBytes(joined);
     if (old) this.#carry(folder, old, oldNames);
@@ -188,9 +191,9 @@ export class FolderTree {
 
   /** Forgets a folder's listing (read again when next needed); what is below it stays. */
   unlist(folder: number): void {
-    if (folder < 0 || this.#state[folder] !== LISTED) return;
-    this.#state[folder] = KEPT;
-    this.entries -= this.#count[folder]!;
+    if (folder < 0 || this.#rec.state[folder] !== LISTED) return;
+    this.#rec.state[folder] = KEPT;
+    this.entries -= this.#rec.count[folder]!;
   }
 
   /** Forgets the folder `name` in `parent` and everything below it. */
@@ -209,20 +212,22 @@ export class FolderTree {
       if (sub < 0) continue;
       const start = e === old.first ? 0 : cols.nameEnd[e - 1]!;
       const now = this.find(folder, oldNames.slice(start, cols.nameEnd[e]!));
-      if (now >= 0 && cols.kind[now]! & DIR) cols.sub[now] = sub;
-      else this.#forget(sub);
+      if (now >= 0 && cols.kind[now]! & DIR) {
+        cols.sub[now] = sub;
+        this.#rec.slot[sub] = now - this.#rec.first[folder]!;
+      } else this.#forget(sub);
     }
   }
 
   /** Ends a folder's run: its entries are dead (they stay until compacted). */
   #endRun(folder: number): void {
-    const state = this.#state[folder]!;
+    const state = this.#rec.state[folder]!;
     if (state < KEPT) return;
-    const count = this.#count[folder]!;
+    const count = this.#rec.count[folder]!;
     if (state === LISTED) this.entries -= count;
     this.#dead += count;
     this.bytes -= namesBytes(this.#names[folder]!);
-    this.#state[folder] = KNOWN;
+    this.#rec.state[folder] = KNOWN;
   }
 
   /** Frees a folder's record and every record below it. */
@@ -231,46 +236,28 @@ export class FolderTree {
     const stack = [top];
     while (stack.length > 0) {
       const folder = stack.pop()!;
-      if (this.#state[folder]! >= KEPT) {
+      if (this.#rec.state[folder]! >= KEPT) {
         const { first, count } = this.run(folder);
         for (let e = first; e < first + count; e++) {
           if (this.#cols.sub[e]! >= 0) stack.push(this.#cols.sub[e]!);
         }
         this.#endRun(folder);
       }
-      this.#state[folder] = FREE;
+      this.#rec.release(folder);
       this.#names[folder] = "";
-      this.#free.push(folder);
     }
-  }
-
-  #newRecord(): number {
-    const reused = this.#free.pop();
-    const folder = reused ?? this.#records++;
-    if (folder >= this.#state.length) this.#growRecords();
-    this.#state[folder] = KNOWN;
-    this.#names[folder] = "";
-    return folder;
-  }
-
-  #growRecords(): void {
-    const n = Math.ceil(this.#state.length * 1.5);
-    const first = new Uint32Array(n), count = new Uint32Array(n), time = new Float64Array(n);
-    const state = new Uint8Array(n);
-    first.set(this.#first), count.set(this.#count), time.set(this.#time), state.set(this.#state);
-    [this.#first, this.#count, this.#time, this.#state] = [first, count, time, state];
   }
 
   /** Copies the runs still in use to new columns, leaving the dead entries behind. */
   #compact(): void {
     const old = this.#cols;
     const next = new EntryColumns(Math.ceil((old.length - this.#dead) * 1.25) + 1024);
-    for (let folder = 0; folder < this.#records; folder++) {
-      if (this.#state[folder]! < KEPT) continue;
-      const count = this.#count[folder]!;
+    for (let folder = 0; folder < this.#rec.length; folder++) {
+      if (this.#rec.state[folder]! < KEPT) continue;
+      const count = this.#rec.count[folder]!;
       const to = next.take(count);
-      next.copy(old, this.#first[folder]!, count, to);
-      this.#first[folder] = to;
+      next.copy(old, this.#rec.first[folder]!, count, to);
+      this.#rec.first[folder] = to;
     }
     this.#cols = next;
     this.#dead = 0;

@@ -2,8 +2,9 @@
  * The compact folder tree of the live index (contract §18) against a plain model (a map
  * of folder paths to their names, kinds and times), under random listings kept, unlisted
  * and dropped, times recorded, and compactions (the threshold set to 0 or 1 so that they
- * happen all the time): every folder the model knows is found, with its listing, its
- * entries' names, kinds and times, and the counts; every folder it forgot is gone.
+ * happen all the time): every folder the model knows is found (and knows its path), with
+ * its listing, its entries' names, kinds and times, and the counts; every folder it forgot
+ * is gone.
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
@@ -126,6 +127,7 @@ Deno.test("folder tree: what it holds equals a plain model, through compactions"
           for (const [p, m] of model) {
             const folder = tree.node(p, false);
             assert.ok(folder >= 0, `found ${p}`);
+            assert.equal(tree.pathOf(folder), p);
             assert.equal(tree.listed(folder), m.listed, `listed ${p}`);
             if (!m.listed) continue;
             listedEntries += m.entries.size;

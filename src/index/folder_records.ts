@@ -1,0 +1,78 @@
+/**
+ * The folder records of one root's live index (contract §18), as typed arrays indexed by a
+ * record's number (the root is 0): the run of entries its listing holds, the time the
+ * listing was read at, its state, and where it hangs: its parent's record and its place
+ * in the parent's run (stable across compactions, which move runs whole). Numbers freed
+ * are taken again.
+ *
+ * @module
+ */
+import { RECORD_BYTES } from "./memory_cost.ts";
+
+/** A record's states: free; known, no run; run kept only for the folders below; listed. */
+export const FREE = 0;
+export const KNOWN = 1;
+export const KEPT = 2;
+export const LISTED = 3;
+
+/** The records of one root's folders. */
+export class FolderRecords {
+  first = new Uint32Array(64);
+  count = new Uint32Array(64);
+  time = new Float64Array(64);
+  state = new Uint8Array(64);
+  parent = new Int32Array(64);
+  /** The record's place in its parent's run (its entry is `first[parent] + slot`). */
+  slot = new Uint32Array(64);
+  /** Numbers in use or freed: `0 .. length - 1`. */
+  length = 1;
+  #free: number[] = [];
+
+  constructor() {
+    this.clear();
+  }
+
+  /** Bytes the records take (outside the V8 heap). */
+  get bytes(): number {
+    return this.state.length * RECORD_BYTES;
+  }
+
+  /** Forgets every record but the root's. */
+  clear(): void {
+    this.state.fill(FREE);
+    this.state[0] = KNOWN;
+    this.parent[0] = -1;
+    this.length = 1;
+    this.#free = [];
+  }
+
+  /** A new record, known, under `parent` at `slot` of its run. */
+  take(parent: number, slot: number): number {
+    const folder = this.#free.pop() ?? this.length++;
+    if (folder >= this.state.length) this.#grow(Math.ceil(this.state.length * 1.5));
+    this.state[folder] = KNOWN;
+    this.parent[folder] = parent;
+    this.slot[folder] = slot;
+    return folder;
+  }
+
+  /** Frees a record's number. */
+  release(folder: number): void {
+    this.state[folder] = FREE;
+    this.#free.push(folder);
+  }
+
+  #grow(n: number): void {
+    const grown = <T extends Uint32Array | Int32Array | Float64Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      return b;
+    };
+    this.first = grown(this.first);
+    this.count = grown(this.count);
+    this.time = grown(this.time);
+    this.state = grown(this.state);
+    this.parent = grown(this.parent);
+    this.slot = grown(this.slot);
+  }
+}
