@@ -42,6 +42,18 @@ export function answerFolders(outcome: ScanOutcome): string[] {
 }
 
 /**
+ * The folders (root-relative, parents first) leading to a scan's start path, and the start
+ * itself when the index holds its listing (`memory` at `rootReal`): where the scan read
+ * through even if it matched nothing.
+ */
+export function startFolders(start: string, memory: FolderMemory, rootReal: string): string[] {
+  const parts = start === "" ? [] : start.split("/");
+  const folders = parts.map((_, i) => parts.slice(0, i).join("/"));
+  if (memory.folderTime(absOf(rootReal, start)) !== undefined) folders.push(start);
+  return folders;
+}
+
+/**
  * Checks `folders` (from {@linkcode answerFolders}) on `disk`; forgets each one found
  * changed in `memory` and returns them (none: the answer stands).
  */
@@ -55,15 +67,20 @@ export function checkFolders(
   for (const folder of folders) {
     // Below a changed folder, nothing is looked at: it is learned again with it.
     if (changed.some((c) => c === "" || folder.startsWith(c + "/"))) continue;
-    const abs = folder === ""
-      ? rootReal
-      : rootReal + hostRules.sep + folder.replaceAll("/", hostRules.sep);
+    const abs = absOf(rootReal, folder);
     if (!stillTheSame(disk, memory, abs)) {
       changed.push(folder);
       memory.forgetFolder(abs);
     }
   }
   return changed;
+}
+
+/** The absolute path of a root-relative folder. */
+function absOf(rootReal: string, folder: string): string {
+  return folder === ""
+    ? rootReal
+    : rootReal + hostRules.sep + folder.replaceAll("/", hostRules.sep);
 }
 
 function stillTheSame(disk: FsPort, memory: FolderMemory, abs: string): boolean {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Change } from "./tree_cache.ts";
+import type { Change } from "./held_tree.ts";
 
 export type { Change };
 

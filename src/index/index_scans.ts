@@ -20,7 +20,13 @@ import {
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { answerScan, type ScanTask, type WorkerScope } from "../workers/mod.ts";
 import { strictGuard } from "../security/mod.ts";
-import { answerFolders, checkFolders } from "./answer_check.ts";
+import { answerFolders, checkFolders, startFolders } from "./answer_check.ts";
+import {
+  ANSWER_SWEEP_FOLDERS,
+  FolderSweep,
+  SWEEP_EVERY_MS,
+  SWEEP_STEP_MS,
+} from "./folder_sweep.ts";
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { focusOf, mayDiffer } from "./focus.ts";
 import { TreeCache } from "./tree_cache.ts";
@@ -64,6 +70,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   const heapNearlyFull = () => getHeapStatistics().used_heap_size > heapLimit * HEAP_FULL_SHARE;
   let cache: TreeCache | null = null;
   let maxEntries = 0;
+  const sweep = new FolderSweep();
+  let sweeping: ReturnType<typeof setInterval> | undefined;
   scope.onmessage = (event) => {
     const message = event.data;
     if ("request" in message) {
@@ -77,6 +85,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       });
       if (maxEntries > 0) cache.record(true);
       const index = cache;
+      // The background check of folder times, a step at a time (folder_sweep.ts).
+      sweeping ??= setInterval(() => sweep.step(index, { ms: SWEEP_STEP_MS }), SWEEP_EVERY_MS);
       const tools: ScanTools = { fs: index, clock, guard: strictGuard };
       const report = (): IndexReport => ({
         entries: index.overflowed ? index.overflowedAt : index.entries,
@@ -88,8 +98,10 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         tools,
         message,
         report,
-        (request, plan, onProgress, cancelled) =>
-          checkedScan(index, base, tools, request, plan, onProgress, cancelled),
+        (request, plan, onProgress, cancelled) => {
+          sweep.step(index, { folders: ANSWER_SWEEP_FOLDERS });
+          return checkedScan(index, base, tools, request, plan, onProgress, cancelled);
+        },
       );
     } else if (message.type === "record") {
       maxEntries = message.maxEntries;
@@ -119,6 +131,7 @@ async function checkedScan(
   for (let attempt = 1;; attempt++) {
     const timed = withTimeSpent(request, tools.clock.now() - started);
     index.focus(focus);
+    index.begin();
     let outcome: ScanOutcome;
     let dropped = 0;
     try {
@@ -132,8 +145,13 @@ async function checkedScan(
       attempt--;
       continue;
     }
-    const changed = checkFolders(disk, index, request.root.realPath, answerFolders(outcome));
-    if (changed.length === 0) return outcome;
+    const rootReal = request.root.realPath;
+    const folders = [
+      ...startFolders(request.start.path, index, rootReal),
+      ...answerFolders(outcome),
+    ];
+    const changed = checkFolders(disk, index, rootReal, [...new Set(folders)].sort());
+    if (changed.length === 0 && !index.unsettled) return outcome;
     if (attempt === ATTEMPTS) throw new IndexUnsettled();
   }
 }

@@ -1,0 +1,209 @@
+/**
+ * What the live index of one root holds (contract §18) and how it is kept: what the walk
+ * learned of the tree (each folder's listing and every entry's lstat), kept compact (one
+ * string of names per folder, everything else in typed arrays outside the heap:
+ * folder_tree.ts, entry_columns.ts); kept true by change events, which make it forget
+ * what they name (a changed entry's lstat; a folder's listing when an entry was added,
+ * removed or renamed in it, and that folder's own lstat; a removed folder with everything
+ * below it), and by the background check of folder times for what events cannot say
+ * ({@linkcode HeldTree.recheck}); and kept within a memory budget: past `maxEntries`
+ * entries or `maxBytes` of estimated heap, or when the heap is nearly full, it drops
+ * everything, stops recording and says why ({@linkcode HeldTree.overflowed}).
+ *
+ * It records only while it is trusted (the watcher runs). tree_cache.ts serves it to scans.
+ *
+ * @module
+ */
+import type { FsPort } from "../ports/mod.ts";
+import { hostRules } from "../security/mod.ts";
+import { folderTimeOnDisk } from "./answer_check.ts";
+import { FolderTree } from "./folder_tree.ts";
+import { namesBytes } from "./memory_cost.ts";
+
+/** What a change event says (a subset of `Deno.FsEvent`). */
+export interface Change {
+  kind: string;
+  paths: string[];
+}
+
+/** Why a cache stopped recording: too many entries, or its memory budget. */
+export type Overflow = "entries" | "memory";
+
+/** Options of {@linkcode HeldTree}. */
+export interface HeldTreeOptions {
+  /** Where misses are read: the real file system. */
+  base: FsPort;
+  /** The root's real path: every path the cache holds lies below it. */
+  rootReal: string;
+  /** The most entries kept (`INDEX_MAX_ENTRIES`). */
+  maxEntries: number;
+  /** The most heap the names may take, as `namesBytes` estimates it. Default: no bound. */
+  maxBytes?: number;
+  /** Whether the heap is nearly full (asked once per 1 MB kept). Default: never. */
+  heapNearlyFull?: () => boolean;
+}
+
+/** How much kept memory passes between two looks at the heap. */
+const HEAP_LOOK_BYTES = 1024 * 1024;
+
+/** What one root's index holds. */
+export class HeldTree {
+  protected readonly base: FsPort;
+  protected readonly root: string;
+  protected readonly tree: FolderTree;
+  protected readonly maxEntries: number;
+  readonly #maxBytes: number;
+  readonly #heapNearlyFull: () => boolean;
+  #nextHeapLook = HEAP_LOOK_BYTES;
+  protected recording = false;
+  #overflowed: Overflow | null = null;
+  #overflowedAt = 0;
+  /** Bumped by every change, so a listing read across an await is not kept stale. */
+  protected generation = 0;
+  /** Held folders checked on disk during this scan (or read from it). */
+  protected readonly verified = new Set<number>();
+
+  constructor(options: HeldTreeOptions) {
+    this.base = options.base;
+    this.root = options.rootReal;
+    this.maxEntries = options.maxEntries;
+    this.#maxBytes = options.maxBytes ?? Infinity;
+    this.#heapNearlyFull = options.heapNearlyFull ?? (() => false);
+    this.tree = new FolderTree(options.rootReal);
+  }
+
+  /** Entries held. */
+  get entries(): number {
+    return this.tree.entries;
+  }
+
+  /** Heap bytes held, estimated from above (what the budget counts). */
+  get bytes(): number {
+    return this.tree.bytes;
+  }
+
+  /** Bytes held outside the heap (the entries' columns). */
+  get offHeapBytes(): number {
+    return this.tree.offHeapBytes;
+  }
+
+  /** Why the cache stopped recording for good (it then holds nothing); `null` while it may. */
+  get overflowed(): Overflow | null {
+    return this.#overflowed;
+  }
+
+  /** How many entries it held when it overflowed. */
+  get overflowedAt(): number {
+    return this.#overflowedAt;
+  }
+
+  /** Starts (or stops) keeping what is read. Stopping forgets everything. */
+  record(on: boolean): void {
+    if (!on) this.clear();
+    this.recording = on && this.#overflowed === null;
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.tree.clear();
+    this.#nextHeapLook = HEAP_LOOK_BYTES;
+    this.changed();
+  }
+
+  /** Forgets what the change events name (contract §18). */
+  apply(changes: readonly Change[]): void {
+    this.changed();
+    for (const change of changes) {
+      for (const abs of change.paths) this.forget(abs, change.kind);
+    }
+  }
+
+  /** The time a held folder listing was read at, or `undefined` when none is held. */
+  folderTime(path: string): number | undefined {
+    const folder = this.tree.node(path, false);
+    return this.tree.listed(folder) ? this.tree.time(folder) : undefined;
+  }
+
+  /** Forgets a folder's listing and everything below it: it is read again when next needed. */
+  forgetFolder(path: string): void {
+    this.changed();
+    if (path === this.root) return this.clear();
+    const { parent, name } = this.tree.parentOf(path);
+    this.tree.drop(parent, name);
+  }
+
+  /** Record numbers of folders, `0 .. records - 1`, some not held: what `recheck` takes. */
+  get records(): number {
+    return this.tree.records;
+  }
+
+  /**
+   * The background check of folder times (contract §18), for what events cannot say (the
+   * runtime drops events on a path that now leads out of the root: a new link out, a
+   * folder swapped for one): if record `folder`'s listing is held, its folder must still
+   * be a real folder with the time the listing was read at (one lstat, not following
+   * links); else it is forgotten as an event would have it. Returns whether it looked.
+   */
+  recheck(folder: number): boolean {
+    if (!this.tree.listed(folder)) return false;
+    const abs = this.tree.pathOf(folder);
+    const now = folderTimeOnDisk(this.base, abs);
+    if (now === this.tree.time(folder)) return true;
+    this.changed();
+    if (now === null) this.forget(abs, "remove"); // gone, or no longer a real folder
+    else this.#relist(folder, abs);
+    return true;
+  }
+
+  protected changed(): void {
+    this.generation++;
+    this.verified.clear();
+  }
+
+  /** A real folder's modification time from disk (`NaN` if it is not one, or unreadable). */
+  protected timeOf(path: string): number {
+    return folderTimeOnDisk(this.base, path) ?? NaN;
+  }
+
+  protected keep(folder: number, names: string[], kinds: number[], time: number): void {
+    const bytes = this.bytes + namesBytes(names); // the old names are counted until replaced
+    if (this.entries + names.length > this.maxEntries) return this.overflow("entries");
+    if (bytes > this.#maxBytes) return this.overflow("memory");
+    if (bytes >= this.#nextHeapLook) {
+      this.#nextHeapLook = bytes + HEAP_LOOK_BYTES;
+      if (this.#heapNearlyFull()) return this.overflow("memory");
+    }
+    this.tree.keep(folder, names, kinds, time);
+    this.verified.add(folder); // just read from disk, after the walk checked its real path
+  }
+
+  protected overflow(why: Overflow): void {
+    this.#overflowed = why;
+    this.#overflowedAt = this.entries;
+    this.record(false);
+  }
+
+  protected forget(abs: string, kind: string): void {
+    if (abs === this.root) return this.clear(); // the root itself changed: start over
+    if (!abs.startsWith(this.root + hostRules.sep)) return;
+    const { parent, name } = this.tree.parentOf(abs);
+    if (parent < 0) return;
+    if (kind === "modify" || kind === "access") return this.#unstat(abs);
+    // Added, removed, renamed or unknown: read the folder again, and forget what was below.
+    this.#relist(parent, abs.slice(0, -name.length - 1));
+    this.tree.drop(parent, name);
+  }
+
+  /** Forgets a folder's listing and its own stat (both changed): read again when needed. */
+  #relist(folder: number, abs: string): void {
+    this.tree.unlist(folder);
+    this.#unstat(abs);
+  }
+
+  /** Forgets the stat of the entry at `abs`: read again when next needed. */
+  #unstat(abs: string): void {
+    const { parent, name } = this.tree.parentOf(abs);
+    const e = this.tree.find(parent, name);
+    if (e >= 0) this.tree.columns.mtime[e] = NaN;
+  }
+}
