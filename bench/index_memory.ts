@@ -2,12 +2,14 @@
  * What the live index costs in memory (contract §18's budget): fills a `TreeCache` from a
  * benchmark tree the way an indexing walk does (each folder listed, each entry stat'ed),
  * then measures the heap it holds after full collections, beside the estimate the budget
- * counts with (`namesBytes`), and the bytes it holds outside the heap (its columns). Run: `deno task bench:index-memory [tree]` (default
+ * counts with (`namesBytes`), the bytes it holds outside the heap (its columns), and how
+ * long one round of the background check of folder times takes. Run: `deno task bench:index-memory [tree]` (default
  * `home-200k`); numbers go to docs/index.md.
  */
 import { getHeapStatistics } from "node:v8";
 import path from "node:path";
 import { TreeCache } from "../src/index/tree_cache.ts";
+import { FolderSweep } from "../src/index/folder_sweep.ts";
 import { denoFs } from "../src/ports/fs.ts";
 import { ensureTree } from "./tree.ts";
 
@@ -39,7 +41,12 @@ while (stack.length > 0) {
   }
   for (const name of names) cache.lstat(path.join(dir, name));
 }
+cache.begin(); // as the next scan would: what a scan keeps for itself goes
 const held = heapUsed() - before;
+// One whole round of the background check of folder times (folder_sweep.ts), timed.
+const sweepStart = performance.now();
+const swept = new FolderSweep().step(cache, {});
+const sweepMs = performance.now() - sweepStart;
 const rss = Deno.memoryUsage().rss;
 console.log(JSON.stringify({
   tree: size,
@@ -53,4 +60,8 @@ console.log(JSON.stringify({
   heapMB: +(held / 2 ** 20).toFixed(1),
   rssMB: +(rss / 2 ** 20).toFixed(1),
   heapLimitMB: +(getHeapStatistics().heap_size_limit / 2 ** 20).toFixed(0),
+  sweptFolders: swept,
+  sweepMicrosPerFolder: +(sweepMs * 1000 / swept).toFixed(2),
+  // At 2% of one core, a round takes (its time / 0.02).
+  sweepRoundAtTwoPercentS: +(sweepMs / 0.02 / 1000).toFixed(1),
 }));
