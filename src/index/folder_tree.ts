@@ -184,7 +184,7 @@ export class FolderTree {
     this.#rec.time[folder] = time;
     this.#rec.state[folder] = LISTED;
     this.entries += n;
-    this.bytes += namesBytes(joined);
+    this.bytes += namesBytes(joined, n);
     if (old) this.#carry(folder, old, oldNames);
     if (this.#dead >= this.#compactAt && this.#dead * 2 > cols.length) this.#compact();
   }
@@ -226,7 +226,7 @@ export class FolderTree {
     const count = this.#rec.count[folder]!;
     if (state === LISTED) this.entries -= count;
     this.#dead += count;
-    this.bytes -= namesBytes(this.#names[folder]!);
+    this.bytes -= namesBytes(this.#names[folder]!, count);
     this.#rec.state[folder] = KNOWN;
   }
 

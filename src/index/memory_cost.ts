@@ -14,16 +14,22 @@ export const RECORD_BYTES = 25;
 /** The heap a folder's string of names costs besides its characters (header, slot, share of growth). */
 export const NAMES_STRING_BYTES = 48;
 
+/** And per name: a margin measured on trees of big folders (docs/index.md). */
+export const NAME_BYTES = 2;
+
 /** A character V8 cannot keep in one byte (it keeps a string of Latin-1 ones in one byte each). */
 const WIDE = /[^\0-\xff]/;
 
-/** What holding `names` (or their string) as one folder's listing costs the heap. */
-export function namesBytes(names: readonly string[] | string): number {
+/**
+ * What one folder's names cost the heap, held as one string: `names` as read, or that
+ * string and how many names it holds.
+ */
+export function namesBytes(names: readonly string[] | string, count = names.length): number {
   let chars = 0;
   let wide = false;
   for (const name of typeof names === "string" ? [names] : names) {
     chars += name.length;
     wide ||= WIDE.test(name);
   }
-  return NAMES_STRING_BYTES + (wide ? 2 : 1) * chars;
+  return NAMES_STRING_BYTES + (wide ? 2 : 1) * chars + NAME_BYTES * count;
 }

@@ -3,14 +3,15 @@
  * of folder paths to their names, kinds and times), under random listings kept, unlisted
  * and dropped, times recorded, and compactions (the threshold set to 0 or 1 so that they
  * happen all the time): every folder the model knows is found (and knows its path), with
- * its listing, its entries' names, kinds and times, and the counts; every folder it forgot
- * is gone.
+ * its listing, its entries' names, kinds and times, and the counts (entries, heap bytes);
+ * every folder it forgot is gone.
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { DIR, FILE } from "../../src/index/entry_columns.ts";
 import { FolderTree } from "../../src/index/folder_tree.ts";
 import { entriesOf } from "../../src/index/listing.ts";
+import { namesBytes } from "../../src/index/memory_cost.ts";
 
 const ROOT = "/r";
 const PATH = fc.array(fc.constantFrom("a", "é"), { maxLength: 2 });
@@ -141,6 +142,11 @@ Deno.test("folder tree: what it holds equals a plain model, through compactions"
             }
           }
           assert.equal(tree.entries, listedEntries);
+          const bytes = [...model.values()].reduce(
+            (sum, m) => sum + namesBytes([...m.entries.keys()]),
+            0,
+          );
+          assert.equal(tree.bytes, bytes);
           for (const p of ["a", "é", "a/a", "a/é", "é/a", "a/a/a"].map((q) => `${ROOT}/${q}`)) {
             if (!known.has(p)) assert.equal(tree.node(p, false), -1, `gone ${p}`);
           }
