@@ -11,7 +11,7 @@
  */
 import type { ScanOutcome } from "../walk/mod.ts";
 import type { FsPort } from "../ports/mod.ts";
-import { hostRules } from "../security/mod.ts";
+import { ancestors, hostRules } from "../security/mod.ts";
 
 /** What the check needs of the index. */
 export interface FolderMemory {
@@ -22,12 +22,12 @@ export interface FolderMemory {
 }
 
 /**
- * The folders (root-relative, the root as `""`) that lead to any match of `outcome`, each
- * once, parents before children.
+ * The folders (root-relative, the root as `""`) that lead to any match of `outcome`, and
+ * the `start` folders (from {@linkcode startFolders}), each once, parents before children.
  */
-export function answerFolders(outcome: ScanOutcome): string[] {
+export function answerFolders(outcome: ScanOutcome, start: readonly string[]): string[] {
   const { first, walkPrefix, all } = outcome.collected;
-  const folders = new Set<string>([""]);
+  const folders = new Set<string>(start); // with the folders above each, as below
   for (const list of [first, walkPrefix, all ?? []]) {
     for (const { path } of list) {
       for (let i = path.lastIndexOf("/"); i > 0; i = path.lastIndexOf("/", i - 1)) {
@@ -47,9 +47,8 @@ export function answerFolders(outcome: ScanOutcome): string[] {
  * through even if it matched nothing.
  */
 export function startFolders(start: string, memory: FolderMemory, rootReal: string): string[] {
-  const parts = start === "" ? [] : start.split("/");
-  const folders = parts.map((_, i) => parts.slice(0, i).join("/"));
-  if (memory.folderTime(absOf(rootReal, start)) !== undefined) folders.push(start);
+  const folders = start === "" ? [""] : ["", ...ancestors(start)];
+  if (start !== "" && memory.folderTime(absOf(rootReal, start)) !== undefined) folders.push(start);
   return folders;
 }
 

@@ -107,10 +107,14 @@ export class FolderTree {
     return [this.#root, ...parts.reverse()].join(this.#sep);
   }
 
-  /** The parent folder's record of an absolute path below the root (or -1), and the name. */
-  parentOf(abs: string): { parent: number; name: string } {
+  /**
+   * The parent folder of an absolute path below the root: its path `dir`, its record (or
+   * -1), and the entry's `name` in it.
+   */
+  parentOf(abs: string): { parent: number; dir: string; name: string } {
     const slash = abs.lastIndexOf(this.#sep);
-    return { parent: this.node(abs.slice(0, slash), false), name: abs.slice(slash + 1) };
+    const dir = abs.slice(0, slash);
+    return { parent: this.node(dir, false), dir, name: abs.slice(slash + 1) };
   }
 
   /** Whether the folder's listing is held. */

@@ -186,11 +186,11 @@ export class HeldTree {
   protected forget(abs: string, kind: string): void {
     if (abs === this.root) return this.clear(); // the root itself changed: start over
     if (!abs.startsWith(this.root + hostRules.sep)) return;
-    const { parent, name } = this.tree.parentOf(abs);
+    const { parent, dir, name } = this.tree.parentOf(abs);
     if (parent < 0) return;
     if (kind === "modify" || kind === "access") return this.#unstat(abs);
     // Added, removed, renamed or unknown: read the folder again, and forget what was below.
-    this.#relist(parent, abs.slice(0, -name.length - 1));
+    this.#relist(parent, dir);
     this.tree.drop(parent, name);
   }
 

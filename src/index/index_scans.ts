@@ -146,11 +146,8 @@ async function checkedScan(
       continue;
     }
     const rootReal = request.root.realPath;
-    const folders = [
-      ...startFolders(request.start.path, index, rootReal),
-      ...answerFolders(outcome),
-    ];
-    const changed = checkFolders(disk, index, rootReal, [...new Set(folders)].sort());
+    const start = startFolders(request.start.path, index, rootReal);
+    const changed = checkFolders(disk, index, rootReal, answerFolders(outcome, start));
     if (changed.length === 0 && !index.unsettled) return outcome;
     if (attempt === ATTEMPTS) throw new IndexUnsettled();
   }

@@ -87,11 +87,11 @@ export class TreeCache extends HeldTree implements FsPort {
   }
 
   lstat(path: string): Deno.FileInfo {
-    const { parent, name } = this.tree.parentOf(path);
+    const { parent, dir, name } = this.tree.parentOf(path);
     const e = this.tree.listed(parent) ? this.tree.find(parent, name) : -1;
     const cols = this.tree.columns;
     if (e >= 0 && !Number.isNaN(cols.mtime[e]!)) return infoOf(cols, e);
-    this.#beforeDisk(parent, path, name);
+    this.#beforeDisk(parent, dir);
     const info = this.base.lstat(path);
     if (e >= 0 && this.recording) {
       cols.mtime[e] = info.mtime?.getTime() ?? NaN;
@@ -108,24 +108,24 @@ export class TreeCache extends HeldTree implements FsPort {
 
   realPath(path: string): string {
     // A held folder: where the index learned it (checked before anything is read through it).
-    if (this.tree.listed(this.tree.node(path, false))) return path;
+    if (this.holdsListing(path)) return path;
     return this.base.realPath(path);
   }
 
   readTextFile(path: string): string {
-    const { parent, name } = this.tree.parentOf(path);
-    this.#beforeDisk(parent, path, name);
+    const { parent, dir } = this.tree.parentOf(path);
+    this.#beforeDisk(parent, dir);
     return this.base.readTextFile(path);
   }
 
   /**
-   * Before `path` (named `name`, in the folder of record `parent`) is read from disk: if
-   * that folder is held, it is checked on disk first ({@linkcode TreeCache.#verify}).
+   * Before something in folder `dir` (of record `parent`) is read from disk: if that
+   * folder is held, it is checked on disk first ({@linkcode TreeCache.#verify}).
    *
    * @throws `Deno.errors.NotFound` when it changed (the scan is made again).
    */
-  #beforeDisk(parent: number, path: string, name: string): void {
-    if (!this.tree.listed(parent) || this.#verify(parent, path.slice(0, -name.length - 1))) return;
+  #beforeDisk(parent: number, dir: string): void {
+    if (!this.tree.listed(parent) || this.#verify(parent, dir)) return;
     throw new Deno.errors.NotFound("changed under the index");
   }
 

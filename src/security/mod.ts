@@ -20,4 +20,4 @@ export {
   type ResolvedStart,
   resolveStart,
 } from "./realpath_guard.ts";
-export { normalizeRelativePath } from "./relative_path.ts";
+export { ancestors, normalizeRelativePath } from "./relative_path.ts";

@@ -57,3 +57,12 @@ function traversal(): ToolError {
     "Remove the '..' segments so that 'path' stays inside the root.",
   );
 }
+
+/**
+ * The folders between the root and a normalized root-relative `path`, top down, neither
+ * the root nor `path` itself: `a`, `a/b` for `a/b/c`.
+ */
+export function ancestors(path: string): string[] {
+  const parts = path.split("/");
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}

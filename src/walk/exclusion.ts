@@ -13,7 +13,7 @@
 import ignore from "ignore";
 import { isFsError } from "../errors.ts";
 import type { FsPort } from "../ports/mod.ts";
-import { hostRules } from "../security/mod.ts";
+import { ancestors, hostRules } from "../security/mod.ts";
 import { compileGlob, type Filter } from "../query/mod.ts";
 
 /** The ignore files of one folder, in the order their rules are added: `.ignore` wins. */
@@ -126,12 +126,6 @@ function startExcluded(
   if (startPath === "") return false;
   return ancestors(startPath).some((folder) => excludes(folder, true)) ||
     excludes(startPath, startIsDirectory);
-}
-
-/** The folders between the root and `path`, top down: `a`, `a/b` for `a/b/c`. */
-function ancestors(path: string): string[] {
-  const parts = path.split("/");
-  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
 }
 
 /** Whether `abs` is a regular file (not a link, a folder or a FIFO). */
