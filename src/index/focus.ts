@@ -2,27 +2,37 @@
  * What an indexed answer may leave unvisited (contract §18: the index may answer any way
  * it likes, as long as the answer is a fresh walk's): a scan with a time window can only
  * match entries inside it, so the entries of held listings whose known time lies outside
- * it need not be handed to the walk at all. Folders are always handed out (the walk checks
- * each against the disk as it passes, for the changes no event reports), and so is any
- * entry whose time is not known.
+ * it need not be handed to the walk at all, nor the folders whose times, their own and
+ * all below them (subtree_times.ts), lie outside it. Any entry whose time is not known is
+ * handed out, and any folder with something unknown below it.
  *
  * A scan's stats count what it examined, so they must not be used to decide anything the
  * walk decides by counting: with excludes or ignore files the count of what was left out
  * (`stats.excluded`) would change, so such scans are not focused; and a focused scan that
- * could have reached `MAX_FILES_SCANNED` unfocused is made again unfocused
- * ({@linkcode mayDiffer}).
+ * could have reached `MAX_FILES_SCANNED` or `MAX_DIRECTORIES_SCANNED` unfocused is made
+ * again unfocused ({@linkcode mayDiffer}).
  *
  * @module
  */
 import type { SearchRequest } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
-import { DIR, type EntryColumns } from "./entry_columns.ts";
+import type { EntryColumns } from "./entry_columns.ts";
+import type { FolderTree } from "./folder_tree.ts";
+import { boundBelow } from "./subtree_times.ts";
 
 /** The window a focused scan matches in: `[from, to)` of one time field, epoch ms. */
 export interface Focus {
   created: boolean;
   from: number;
   to: number;
+}
+
+/** What a focused scan left out that an unfocused walk would have counted. */
+export interface Dropped {
+  /** Files (non-folder entries). */
+  files: number;
+  /** Listings. */
+  listings: number;
 }
 
 /** The focus of a request, or `null` when it has no window or its stats need every entry. */
@@ -34,23 +44,34 @@ export function focusOf(request: SearchRequest): Focus | null {
 }
 
 /**
- * Whether entry `e` cannot match `focus`: not a folder, its times known, and its time (a
- * created time must be known too) outside the window.
+ * Whether entry `e`'s own time is known and outside `focus` (a created time must be known
+ * too: an unknown one is counted by the filter).
  */
 export function outside(focus: Focus, cols: EntryColumns, e: number): boolean {
-  if (cols.kind[e]! & DIR) return false;
   if (Number.isNaN(cols.mtime[e]!)) return false; // not stat'ed since its last change
   const time = focus.created ? cols.birth[e]! : cols.mtime[e]!;
   if (focus.created && time === 0) return false; // unknown: counted by the filter
   return time < focus.from || time >= focus.to;
 }
 
+/** Whether every time at and below folder record `folder` is known and outside `focus`. */
+export function allOutside(focus: Focus, tree: FolderTree, folder: number): boolean {
+  boundBelow(tree, folder);
+  const rec = tree.folders;
+  const lo = focus.created ? rec.birthLo[folder]! : rec.mtimeLo[folder]!;
+  const hi = focus.created ? rec.birthHi[folder]! : rec.mtimeHi[folder]!;
+  return hi < focus.from || lo >= focus.to; // unknown (NaN): neither
+}
+
 /**
- * Whether an unfocused walk could have answered otherwise: it would have visited
- * `dropped` more files, and a page is cut by counts of what was visited.
+ * Whether an unfocused walk could have answered otherwise: it would have visited the
+ * `dropped` files and read the `dropped` listings too, and a page is cut by counts of what
+ * was visited.
  */
-export function mayDiffer(outcome: ScanOutcome, dropped: number, request: SearchRequest): boolean {
-  if (dropped === 0) return false;
-  return outcome.stopped !== null ||
-    outcome.walk.scannedFiles + dropped > request.limits.maxFilesScanned;
+export function mayDiffer(outcome: ScanOutcome, dropped: Dropped, request: SearchRequest): boolean {
+  if (dropped.files === 0 && dropped.listings === 0) return false;
+  const { scannedFiles, scannedDirectories } = outcome.walk;
+  const { maxFilesScanned, maxDirectoriesScanned } = request.limits;
+  return outcome.stopped !== null || scannedFiles + dropped.files > maxFilesScanned ||
+    scannedDirectories + dropped.listings > maxDirectoriesScanned;
 }

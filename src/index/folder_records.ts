@@ -3,7 +3,10 @@
  * record's number (the root is 0): the run of entries its listing holds, the time the
  * listing was read at, its state, and where it hangs: its parent's record and its place
  * in the parent's run (stable across compactions, which move runs whole). Numbers freed
- * are taken again.
+ * are taken again. Each record also caches what is below it, for answers that skip whole
+ * subtrees (subtree_times.ts): the bounds of the times there and how many files and
+ * listings it holds, valid until something at or below it changes ({@linkcode
+ * FolderRecords.touch}).
  *
  * @module
  */
@@ -24,6 +27,16 @@ export class FolderRecords {
   parent = new Int32Array(64);
   /** The record's place in its parent's run (its entry is `first[parent] + slot`). */
   slot = new Uint32Array(64);
+  /** Bounds of the modification and birth times at and below the folder (NaN: unknown). */
+  mtimeLo = new Float64Array(64);
+  mtimeHi = new Float64Array(64);
+  birthLo = new Float64Array(64);
+  birthHi = new Float64Array(64);
+  /** Files (non-folder entries) and listings at and below the folder. */
+  files = new Float64Array(64);
+  listings = new Float64Array(64);
+  /** Whether the cached bounds and counts hold (1) or must be made again (0). */
+  bounded = new Uint8Array(64);
   /** Numbers in use or freed: `0 .. length - 1`. */
   length = 1;
   #free: number[] = [];
@@ -40,6 +53,7 @@ export class FolderRecords {
   /** Forgets every record but the root's. */
   clear(): void {
     this.state.fill(FREE);
+    this.bounded.fill(0);
     this.state[0] = KNOWN;
     this.parent[0] = -1;
     this.length = 1;
@@ -53,7 +67,21 @@ export class FolderRecords {
     this.state[folder] = KNOWN;
     this.parent[folder] = parent;
     this.slot[folder] = slot;
+    this.bounded[folder] = 0;
     return folder;
+  }
+
+  /**
+   * Says that something at `folder` changed (its run, an entry's stat, a record below it):
+   * its cached bounds and those of the folders above it are made again when next asked.
+   * A folder whose bounds are not cached has none above it cached that count it (they
+   * were made from its own, which are made first), so the climb stops there.
+   */
+  touch(folder: number): void {
+    this.bounded[folder] = 0;
+    for (let f = this.parent[folder]!; f >= 0 && this.bounded[f]; f = this.parent[f]!) {
+      this.bounded[f] = 0;
+    }
   }
 
   /** Frees a record's number. */
@@ -74,5 +102,12 @@ export class FolderRecords {
     this.state = grown(this.state);
     this.parent = grown(this.parent);
     this.slot = grown(this.slot);
+    this.mtimeLo = grown(this.mtimeLo);
+    this.mtimeHi = grown(this.mtimeHi);
+    this.birthLo = grown(this.birthLo);
+    this.birthHi = grown(this.birthHi);
+    this.files = grown(this.files);
+    this.listings = grown(this.listings);
+    this.bounded = grown(this.bounded);
   }
 }

@@ -15,9 +15,10 @@
  * @module
  */
 import { hostRules } from "../security/mod.ts";
-import { DIR, EntryColumns } from "./entry_columns.ts";
+import { DIR, EntryColumns, SYMLINK } from "./entry_columns.ts";
 import { FolderRecords, KEPT, KNOWN, LISTED } from "./folder_records.ts";
 import { namesBytes } from "./memory_cost.ts";
+import { compareNames, pairRuns } from "./run_pairs.ts";
 
 /** Dead entries are left in place until there are this many, and half the columns. */
 export const COMPACT_AT = 65_536;
@@ -84,12 +85,17 @@ export class FolderTree {
         if (!make) return -1;
         sub = this.#rec.take(folder, e - this.#rec.first[folder]!);
         this.#names[sub] = "";
-        this.#cols.sub[e] = sub;
+        this.#cols.sub[e] = sub; // unknown below, as before: no bound changes
       }
       folder = sub;
     }
     this.#last = { abs, folder };
     return folder;
+  }
+
+  /** The folder records, for what is cached per folder (subtree_times.ts). */
+  get folders(): FolderRecords {
+    return this.#rec;
   }
 
   /** Record numbers in use or free, `0 .. records - 1` (the background check goes round them). */
@@ -148,7 +154,8 @@ export class FolderTree {
     let hi = first + this.#rec.count[folder]! - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const order = compareAt(names, mid === first ? 0 : ends[mid - 1]!, ends[mid]!, name);
+      const start = mid === first ? 0 : ends[mid - 1]!;
+      const order = compareNames(names, start, ends[mid]!, name, 0, name.length);
       if (order === 0) return mid;
       if (order < 0) lo = mid + 1;
       else hi = mid - 1;
@@ -187,6 +194,7 @@ export class FolderTree {
     this.#names[folder] = joined;
     this.#rec.time[folder] = time;
     this.#rec.state[folder] = LISTED;
+    this.#rec.touch(folder);
     this.entries += n;
     this.bytes += namesBytes(joined, n);
     if (old) this.#carry(folder, old, oldNames);
@@ -197,6 +205,7 @@ export class FolderTree {
   unlist(folder: number): void {
     if (folder < 0 || this.#rec.state[folder] !== LISTED) return;
     this.#rec.state[folder] = KEPT;
+    this.#rec.touch(folder);
     this.entries -= this.#rec.count[folder]!;
   }
 
@@ -206,21 +215,33 @@ export class FolderTree {
     if (e < 0 || this.#cols.sub[e]! < 0) return;
     this.#forget(this.#cols.sub[e]!);
     this.#cols.sub[e] = -1;
+    this.#rec.touch(parent);
   }
 
-  /** Moves what was known below the folders of the `old` run to the same folders of the new. */
+  /**
+   * Carries what was known of the `old` run's entries to the same names in the new run:
+   * the folders below those still folders, and the stats of those of the same kind, but
+   * not of links (a link's new target may lead out of the root: its event was dropped).
+   * An entry whose event named it was unstat'ed first, so its stat is not carried.
+   */
   #carry(folder: number, old: { first: number; count: number }, oldNames: string): void {
     const cols = this.#cols;
-    for (let e = old.first; e < old.first + old.count; e++) {
-      const sub = cols.sub[e]!;
-      if (sub < 0) continue;
-      const start = e === old.first ? 0 : cols.nameEnd[e - 1]!;
-      const now = this.find(folder, oldNames.slice(start, cols.nameEnd[e]!));
-      if (now >= 0 && cols.kind[now]! & DIR) {
-        cols.sub[now] = sub;
-        this.#rec.slot[sub] = now - this.#rec.first[folder]!;
-      } else this.#forget(sub);
-    }
+    const first = this.#rec.first[folder]!;
+    const now = { first, count: this.#rec.count[folder]!, names: this.#names[folder]! };
+    const forgetBelow = (o: number) => {
+      if (cols.sub[o]! >= 0) this.#forget(cols.sub[o]!);
+    };
+    pairRuns(cols, { ...old, names: oldNames }, now, (o, n) => {
+      const kind = cols.kind[o]!;
+      if (kind === cols.kind[n] && !(kind & SYMLINK)) {
+        cols.mtime[n] = cols.mtime[o]!;
+        cols.birth[n] = cols.birth[o]!;
+        cols.size[n] = cols.size[o]!;
+      }
+      if (!(cols.kind[n]! & DIR)) return forgetBelow(o);
+      cols.sub[n] = cols.sub[o]!;
+      if (cols.sub[n]! >= 0) this.#rec.slot[cols.sub[n]!] = n - first;
+    }, forgetBelow);
   }
 
   /** Ends a folder's run: its entries are dead (they stay until compacted). */
@@ -266,15 +287,4 @@ export class FolderTree {
     this.#cols = next;
     this.#dead = 0;
   }
-}
-
-/** How `s.slice(start, end)` compares with `name`, without making the slice. */
-function compareAt(s: string, start: number, end: number, name: string): number {
-  const length = end - start;
-  const n = Math.min(length, name.length);
-  for (let k = 0; k < n; k++) {
-    const d = s.charCodeAt(start + k) - name.charCodeAt(k);
-    if (d !== 0) return d;
-  }
-  return length - name.length;
 }

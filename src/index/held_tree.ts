@@ -18,6 +18,7 @@ import type { FsPort } from "../ports/mod.ts";
 import { hostRules } from "../security/mod.ts";
 import { folderTimeOnDisk } from "./answer_check.ts";
 import { FolderTree } from "./folder_tree.ts";
+import { recordInfo } from "./listing.ts";
 import { namesBytes } from "./memory_cost.ts";
 
 /** What a change event says (a subset of `Deno.FsEvent`). */
@@ -204,6 +205,6 @@ export class HeldTree {
   #unstat(abs: string): void {
     const { parent, name } = this.tree.parentOf(abs);
     const e = this.tree.find(parent, name);
-    if (e >= 0) this.tree.columns.mtime[e] = NaN;
+    if (e >= 0) recordInfo(this.tree, parent, e, null);
   }
 }

@@ -28,7 +28,7 @@ import {
   SWEEP_STEP_MS,
 } from "./folder_sweep.ts";
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
-import { focusOf, mayDiffer } from "./focus.ts";
+import { type Dropped, focusOf, mayDiffer } from "./focus.ts";
 import { TreeCache } from "./tree_cache.ts";
 
 /**
@@ -133,7 +133,7 @@ async function checkedScan(
     index.focus(focus);
     index.begin();
     let outcome: ScanOutcome;
-    let dropped = 0;
+    let dropped: Dropped;
     try {
       outcome = await scan(timed, tools, plan, onProgress, cancelled);
     } finally {

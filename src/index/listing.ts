@@ -2,11 +2,12 @@
  * How a walk reads the live index's entries (contract §18): a held folder's entries as
  * `Deno.DirEntry`s, and an entry's stat as `Deno.FileInfo`, each through one object reused
  * for every entry (the port's callers read them at once), so that a walk from memory
- * allocates nothing per entry but its name.
+ * allocates nothing per entry but its name; and how a stat read from disk, or forgotten,
+ * is written back.
  *
  * @module
  */
-import { DIR, type EntryColumns, FILE, SYMLINK } from "./entry_columns.ts";
+import { DIR, type EntryColumns, FILE, kindOf, SYMLINK } from "./entry_columns.ts";
 import type { FolderTree } from "./folder_tree.ts";
 
 /**
@@ -77,4 +78,24 @@ export function infoOf(cols: EntryColumns, e: number): Deno.FileInfo {
   BIRTH.ms = birth;
   REUSED.birthtime = birth === 0 ? null : BIRTH;
   return REUSED as unknown as Deno.FileInfo;
+}
+
+/**
+ * Records the stat of entry `e` of `folder`'s run, or forgets it (`null`: read again when
+ * next needed); what is cached of the folders' times above it is made again.
+ */
+export function recordInfo(
+  tree: FolderTree,
+  folder: number,
+  e: number,
+  info: Deno.FileInfo | null,
+): void {
+  const cols = tree.columns;
+  cols.mtime[e] = info?.mtime?.getTime() ?? NaN;
+  if (info !== null) {
+    cols.birth[e] = info.birthtime?.getTime() ?? 0;
+    cols.size[e] = info.size;
+    cols.kind[e] = kindOf(info);
+  }
+  tree.folders.touch(folder);
 }

@@ -14,15 +14,15 @@
  * @module
  */
 import type { FsPort } from "../ports/mod.ts";
-import { kindOf } from "./entry_columns.ts";
-import { type Focus, outside } from "./focus.ts";
+import { DIR, kindOf } from "./entry_columns.ts";
+import { allOutside, type Dropped, type Focus, outside } from "./focus.ts";
 import { HeldTree } from "./held_tree.ts";
-import { entriesOf, infoOf } from "./listing.ts";
+import { entriesOf, infoOf, recordInfo } from "./listing.ts";
 
 /** The index of one root, as a file-system port. */
 export class TreeCache extends HeldTree implements FsPort {
   #focus: Focus | null = null;
-  #dropped = 0;
+  #dropped: Dropped = { files: 0, listings: 0 };
   #unsettled = false;
 
   /**
@@ -31,11 +31,11 @@ export class TreeCache extends HeldTree implements FsPort {
    */
   focus(focus: Focus | null): void {
     this.#focus = focus;
-    this.#dropped = 0;
+    this.#dropped = { files: 0, listings: 0 };
   }
 
-  /** Entries left out since the last `focus`. */
-  get dropped(): number {
+  /** Files and listings left out since the last `focus`. */
+  get dropped(): Dropped {
     return this.#dropped;
   }
 
@@ -93,12 +93,7 @@ export class TreeCache extends HeldTree implements FsPort {
     if (e >= 0 && !Number.isNaN(cols.mtime[e]!)) return infoOf(cols, e);
     this.#beforeDisk(parent, dir);
     const info = this.base.lstat(path);
-    if (e >= 0 && this.recording) {
-      cols.mtime[e] = info.mtime?.getTime() ?? NaN;
-      cols.birth[e] = info.birthtime?.getTime() ?? 0;
-      cols.size[e] = info.size;
-      cols.kind[e] = kindOf(info);
-    }
+    if (e >= 0 && this.recording) recordInfo(this.tree, parent, e, info);
     return info;
   }
 
@@ -149,14 +144,26 @@ export class TreeCache extends HeldTree implements FsPort {
     return same;
   }
 
-  /** A held folder's entries, without those out of focus. */
+  /**
+   * A held folder's entries, without those out of focus: files whose time is outside it,
+   * and folders whose times, their own and all below them, are (counted as a walk would).
+   */
   #handOut(folder: number): Iterable<Deno.DirEntry> {
     const focus = this.#focus;
     if (focus === null) return entriesOf(this.tree, folder);
-    const cols = this.tree.columns;
-    return entriesOf(this.tree, folder, (e) => {
+    const { tree } = this;
+    const cols = tree.columns;
+    const dropped = this.#dropped;
+    return entriesOf(tree, folder, (e) => {
       if (!outside(focus, cols, e)) return false;
-      this.#dropped++;
+      if (!(cols.kind[e]! & DIR)) {
+        dropped.files++;
+        return true;
+      }
+      const sub = cols.sub[e]!;
+      if (sub < 0 || !allOutside(focus, tree, sub)) return false;
+      dropped.files += tree.folders.files[sub]!;
+      dropped.listings += tree.folders.listings[sub]!;
       return true;
     });
   }

@@ -1,13 +1,14 @@
 /**
  * Indexed answers cost what the answer costs (contract §18): a question with a time window
- * examines only the entries whose time may fall inside it, gives the page a walk gives, and
- * is made again unfocused when an unfocused walk could have been cut elsewhere.
+ * examines only the entries whose time may fall inside it, and reads no folder whose times,
+ * its own and all below it, lie outside; it gives the page a walk gives, and is made again
+ * unfocused when an unfocused walk could have been cut elsewhere (by files or by listings).
  */
 import assert from "node:assert/strict";
 import { LiveIndex } from "../../src/index/live_index.ts";
 import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
-import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
@@ -15,9 +16,11 @@ Deno.test({
   name: "live index: a windowed answer examines only what may be in the window, and equals a walk",
   ...sanitize,
   async fn() {
-    const spec: Record<string, { mtime: number }> = {};
+    const spec: TreeSpec = {};
     for (let i = 0; i < 120; i++) spec[`old/d${i % 4}/f${i}.txt`] = { mtime: T0 + (i % 7) * 1000 };
     for (let i = 0; i < 3; i++) spec[`new/f${i}.txt`] = { mtime: T0 + 30 * DAY + i };
+    for (let d = 0; d < 4; d++) spec[`old/d${d}`] = { kind: "dir", mtime: T0 - DAY };
+    spec["old"] = { kind: "dir", mtime: T0 - DAY };
     await using tree = await makeTree(spec);
     const root = { path: tree.root, realPath: tree.root };
     const index = new LiveIndex(new WorkerScanner({ readPaths: [tree.root] }), [root], {
@@ -28,21 +31,34 @@ Deno.test({
     });
     try {
       await until(() => index.status()[0]!.state === "ready", "the index");
-      const recent = { timeField: "modified", from: new Date(T0 + DAY).toISOString(), limit: 2 };
+      const recent = {
+        timeField: "modified",
+        from: new Date(T0 + DAY).toISOString(),
+        to: new Date(T0 + 60 * DAY).toISOString(),
+        limit: 2,
+      };
       const clock = { now: () => T0 + 100 * DAY }; // one paging sequence's 'now' for both
-      const envs: Record<string, string>[] = [{}, { MAX_FILES_SCANNED: "50" }, {
-        MAX_FILES_SCANNED: "2",
-      }];
+      const envs: Record<string, string>[] = [
+        {},
+        { MAX_FILES_SCANNED: "50" },
+        { MAX_FILES_SCANNED: "2" },
+        { MAX_DIRECTORIES_SCANNED: "3" },
+      ];
       for (const env of envs) {
         const indexed = await allPages(engine(tree.root, { scanner: index, env, clock }), recent);
         const walked = await allPages(engine(tree.root, { env, clock }), recent);
         const strip = (pages: typeof walked) =>
-          pages.map((p) => ({ ...p, stats: { ...p.stats, elapsedMs: 0, scannedFiles: 0 } }));
+          pages.map((p) => ({
+            ...p,
+            stats: { ...p.stats, elapsedMs: 0, scannedFiles: 0, scannedDirectories: 0 },
+          }));
         assert.deepEqual(strip(indexed), strip(walked), JSON.stringify(env));
         if (Object.keys(env).length === 0) {
-          // The 120 old files were not examined; the walk examined every file.
+          // The 120 old files were not examined, nor the old folders read; the walk did both.
           assert.equal(walked[0]!.stats.scannedFiles, 123);
           assert.equal(indexed[0]!.stats.scannedFiles, 3);
+          assert.equal(walked[0]!.stats.scannedDirectories, 7);
+          assert.equal(indexed[0]!.stats.scannedDirectories, 2);
         }
       }
     } finally {

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { DIR, FILE } from "../../src/index/entry_columns.ts";
+import { DIR, FILE, SYMLINK } from "../../src/index/entry_columns.ts";
 import { FolderTree } from "../../src/index/folder_tree.ts";
 import { entriesOf } from "../../src/index/listing.ts";
 import { namesBytes } from "../../src/index/memory_cost.ts";
@@ -16,7 +16,10 @@ import { namesBytes } from "../../src/index/memory_cost.ts";
 const ROOT = "/r";
 const PATH = fc.array(fc.constantFrom("a", "é"), { maxLength: 2 });
 const LISTING = fc.uniqueArray(
-  fc.record({ name: fc.constantFrom("a", "é", "long-folder-name", "🙂"), dir: fc.boolean() }),
+  fc.record({
+    name: fc.constantFrom("a", "é", "long-folder-name", "🙂"),
+    kind: fc.constantFrom(DIR, DIR, FILE, SYMLINK),
+  }),
   { selector: (e) => e.name, minLength: 1, maxLength: 4 },
 );
 const OP = fc.oneof(
@@ -96,17 +99,23 @@ Deno.test("folder tree: what it holds equals a plain model, through compactions"
             }
             if (folder < 0) continue;
             const names = op.listing.map((e) => e.name);
-            tree.keep(folder, names, op.listing.map((e) => (e.dir ? DIR : FILE)), op.time);
+            tree.keep(folder, names, op.listing.map((e) => e.kind), op.time);
             const here = abs(op.at);
             for (const k of [...known]) {
               const rest = k.slice(here.length + 1);
               if (!k.startsWith(here + "/") || rest.includes("/")) continue;
-              if (!op.listing.some((e) => e.name === rest && e.dir)) forgetBelow(k);
+              if (!op.listing.some((e) => e.name === rest && e.kind === DIR)) forgetBelow(k);
             }
+            // Stats of the same names and kinds are carried over, but not of links.
+            const was = model.get(here)?.entries;
+            const timeOf = ({ name, kind }: { name: string; kind: number }) => {
+              const [oldKind, time] = was?.get(name) ?? [0, NaN];
+              return oldKind === kind && kind !== SYMLINK ? time : NaN;
+            };
             model.set(here, {
               listed: true,
               time: op.time,
-              entries: new Map(op.listing.map((e) => [e.name, [e.dir ? DIR : FILE, NaN]])),
+              entries: new Map(op.listing.map((e) => [e.name, [e.kind, timeOf(e)]])),
             });
           } else if (op.op === "unlist") {
             tree.unlist(tree.node(abs(op.at), false));

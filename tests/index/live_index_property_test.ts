@@ -44,6 +44,7 @@ const PLAIN = {
   exclude: undefined,
   respectIgnoreFiles: false,
   created: false,
+  to: undefined,
 };
 
 /** What a query adds to the shared ones: where it starts and what it filters. */
@@ -53,6 +54,8 @@ const INDEX_QUERY = fc.record({
   exclude: fc.option(fc.constantFrom(["**/b"], ["a/**"], ["**/a b", "**/_"]), { nil: undefined }),
   respectIgnoreFiles: fc.boolean(),
   created: fc.boolean(),
+  /** The window's end, in days after T0 (created times are today's: before it, none match). */
+  to: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
 });
 type Mutation = typeof MUTATION extends fc.Arbitrary<infer T> ? T : never;
 
@@ -251,6 +254,7 @@ Deno.test({
                   ...(q.from === undefined || w.created
                     ? {}
                     : { from: new Date(T0 + q.from * DAY).toISOString() }),
+                  ...(w.to === undefined ? {} : { to: new Date(T0 + w.to * DAY).toISOString() }),
                 };
                 const { indexed, fresh } = engines(q);
                 assert.deepEqual(
