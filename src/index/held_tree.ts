@@ -125,12 +125,16 @@ export class HeldTree {
     return this.tree.listed(folder) ? this.tree.time(folder) : undefined;
   }
 
-  /** Forgets a folder's listing and everything below it: it is read again when next needed. */
+  /**
+   * Forgets a folder's listing, everything below it, and its own stat (its time moved, or
+   * it is no longer a folder): all read again when next needed.
+   */
   forgetFolder(path: string): void {
     this.changed();
     if (path === this.root) return this.clear();
     const { parent, name } = this.tree.parentOf(path);
     this.tree.drop(parent, name);
+    this.#unstat(path);
   }
 
   /** Record numbers of folders, `0 .. records - 1`, some not held: what `recheck` takes. */
