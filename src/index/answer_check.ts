@@ -11,7 +11,7 @@
  */
 import type { ScanOutcome } from "../walk/mod.ts";
 import type { FsPort } from "../ports/mod.ts";
-import { ancestors, hostRules } from "../security/mod.ts";
+import { absoluteOf, ancestors } from "../security/mod.ts";
 
 /** What the check needs of the index. */
 export interface FolderMemory {
@@ -48,7 +48,9 @@ export function answerFolders(outcome: ScanOutcome, start: readonly string[]): s
  */
 export function startFolders(start: string, memory: FolderMemory, rootReal: string): string[] {
   const folders = start === "" ? [""] : ["", ...ancestors(start)];
-  if (start !== "" && memory.folderTime(absOf(rootReal, start)) !== undefined) folders.push(start);
+  if (start !== "" && memory.folderTime(absoluteOf(rootReal, start)) !== undefined) {
+    folders.push(start);
+  }
   return folders;
 }
 
@@ -66,20 +68,13 @@ export function checkFolders(
   for (const folder of folders) {
     // Below a changed folder, nothing is looked at: it is learned again with it.
     if (changed.some((c) => c === "" || folder.startsWith(c + "/"))) continue;
-    const abs = absOf(rootReal, folder);
+    const abs = absoluteOf(rootReal, folder);
     if (!stillTheSame(disk, memory, abs)) {
       changed.push(folder);
       memory.forgetFolder(abs);
     }
   }
   return changed;
-}
-
-/** The absolute path of a root-relative folder. */
-function absOf(rootReal: string, folder: string): string {
-  return folder === ""
-    ? rootReal
-    : rootReal + hostRules.sep + folder.replaceAll("/", hostRules.sep);
 }
 
 function stillTheSame(disk: FsPort, memory: FolderMemory, abs: string): boolean {

@@ -2,7 +2,7 @@
  * The background check of folder times (contract §18): the runtime drops every change
  * event whose path now leads out of the root (a new link out, a folder swapped for one),
  * so the index goes round the folders it holds, one `lstat` each, and forgets those whose
- * time moved (`TreeCache.recheck`). It runs in steps: one every
+ * time moved (`HeldTree.recheck`). It runs in steps: one every
  * {@linkcode SWEEP_EVERY_MS} in the background, bounded by time (a share of one core),
  * and one before each indexed answer, bounded by a count of folders, so that on a small
  * tree every answer follows a whole round. docs/index.md has the rates measured.

@@ -20,4 +20,4 @@ export {
   type ResolvedStart,
   resolveStart,
 } from "./realpath_guard.ts";
-export { ancestors, normalizeRelativePath } from "./relative_path.ts";
+export { absoluteOf, ancestors, normalizeRelativePath } from "./relative_path.ts";

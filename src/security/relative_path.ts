@@ -4,6 +4,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { hostRules } from "./path_guard.ts";
 
 const DRIVE_PREFIX = /^[A-Za-z]:/;
 /** Segments of only dots and spaces, which Windows trims (`.. ` and `...` can mean `..`). */
@@ -65,4 +66,9 @@ function traversal(): ToolError {
 export function ancestors(path: string): string[] {
   const parts = path.split("/");
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+/** The absolute path of a normalized root-relative `path` below `rootAbs` (`""`: the root). */
+export function absoluteOf(rootAbs: string, path: string): string {
+  return path === "" ? rootAbs : rootAbs + hostRules.sep + path.replaceAll("/", hostRules.sep);
 }

@@ -13,7 +13,7 @@
 import ignore from "ignore";
 import { isFsError } from "../errors.ts";
 import type { FsPort } from "../ports/mod.ts";
-import { ancestors, hostRules } from "../security/mod.ts";
+import { absoluteOf, ancestors, hostRules } from "../security/mod.ts";
 import { compileGlob, type Filter } from "../query/mod.ts";
 
 /** The ignore files of one folder, in the order their rules are added: `.ignore` wins. */
@@ -88,7 +88,7 @@ export function compileExclusion(
     excludesStart(startPath, startIsDirectory) {
       const folders = startPath === "" ? [] : ["", ...ancestors(startPath)];
       for (const folder of folders) {
-        const abs = folder === "" ? rootAbs : rootAbs + sep + folder.replaceAll("/", sep);
+        const abs = absoluteOf(rootAbs, folder);
         const files = IGNORE_FILES.filter((name) => isRegularFile(fs, abs + sep + name));
         exclusion.enter(folder, abs, files);
       }
