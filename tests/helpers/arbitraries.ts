@@ -39,3 +39,13 @@ export const QUERY = fc.record({
   maxDirectories: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
   from: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
 });
+
+/** The environment that sets a query's scan limits, where it has them. */
+export function limitsEnv(
+  q: { maxFiles?: number; maxDirectories?: number },
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (q.maxFiles !== undefined) env.MAX_FILES_SCANNED = String(q.maxFiles);
+  if (q.maxDirectories !== undefined) env.MAX_DIRECTORIES_SCANNED = String(q.maxDirectories);
+  return env;
+}

@@ -8,12 +8,10 @@
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { LiveIndex } from "../../src/index/live_index.ts";
-import { WorkerScanner } from "../../src/workers/scanner.ts";
-import { TREE } from "../helpers/arbitraries.ts";
+import { limitsEnv, TREE } from "../helpers/arbitraries.ts";
 import { allPages, type Engine, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
-import { until } from "../helpers/until.ts";
+import { readyIndex } from "../helpers/live_index.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
 const WINDOWED = fc.record({
@@ -52,23 +50,12 @@ Deno.test({
         fc.array(WINDOWED, { minLength: 4, maxLength: 8 }),
         async (spec, queries) => {
           await using tree = await makeTree(spec);
-          const root = { path: tree.root, realPath: tree.root };
-          const index = new LiveIndex(new WorkerScanner({ readPaths: [tree.root] }), [root], {
-            readPaths: [tree.root],
-            maxEntries: 1_000_000,
-            eager: true,
-            log: () => {},
-          });
+          const index = await readyIndex(tree.root);
           const clock = { now: () => T0 + 100 * DAY };
           const folders = Object.keys(spec).filter((p) => spec[p]!.kind === "dir");
           try {
-            await until(() => index.status()[0]!.state === "ready", "the index");
             for (const q of queries) {
-              const env: Record<string, string> = {};
-              if (q.maxFiles !== undefined) env.MAX_FILES_SCANNED = String(q.maxFiles);
-              if (q.maxDirectories !== undefined) {
-                env.MAX_DIRECTORIES_SCANNED = String(q.maxDirectories);
-              }
+              const env = limitsEnv(q);
               const day = (d: number | undefined) =>
                 d === undefined ? undefined : new Date(T0 + d * DAY).toISOString();
               const args = {

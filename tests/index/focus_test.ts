@@ -5,11 +5,9 @@
  * unfocused when an unfocused walk could have been cut elsewhere (by files or by listings).
  */
 import assert from "node:assert/strict";
-import { LiveIndex } from "../../src/index/live_index.ts";
-import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
-import { until } from "../helpers/until.ts";
+import { readyIndex } from "../helpers/live_index.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
 Deno.test({
@@ -22,15 +20,8 @@ Deno.test({
     for (let d = 0; d < 4; d++) spec[`old/d${d}`] = { kind: "dir", mtime: T0 - DAY };
     spec["old"] = { kind: "dir", mtime: T0 - DAY };
     await using tree = await makeTree(spec);
-    const root = { path: tree.root, realPath: tree.root };
-    const index = new LiveIndex(new WorkerScanner({ readPaths: [tree.root] }), [root], {
-      readPaths: [tree.root],
-      maxEntries: 1_000_000,
-      eager: true,
-      log: () => {},
-    });
+    const index = await readyIndex(tree.root);
     try {
-      await until(() => index.status()[0]!.state === "ready", "the index");
       const recent = {
         timeField: "modified",
         from: new Date(T0 + DAY).toISOString(),

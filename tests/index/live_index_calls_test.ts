@@ -5,12 +5,11 @@
  * a call whose root's watch breaks under it is answered by a walk.
  */
 import assert from "node:assert/strict";
-import { LiveIndex } from "../../src/index/live_index.ts";
-import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
 import { fakeWatch } from "../helpers/fake_watch.ts";
 import { seamIndexWorkerUrl, type TestSeam } from "../helpers/seam.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+import { liveIndex } from "../helpers/live_index.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
@@ -26,17 +25,10 @@ async function setup(options: Setup) {
   const spec: TreeSpec = options.spec ?? {};
   for (let i = 0; i < 6; i++) spec[`d/f${i}.txt`] = { mtime: T0 + i * DAY };
   const tree = await makeTree(spec);
-  const index = new LiveIndex(
-    new WorkerScanner({ readPaths: [tree.root] }),
-    [{ path: tree.root, realPath: tree.root }],
-    {
-      readPaths: [tree.root],
-      maxEntries: 1_000_000,
-      log: () => {},
-      ...(options.watch ? { watchWorkerUrl: options.watch } : {}),
-      ...(options.seam ? { indexWorkerUrl: seamIndexWorkerUrl(options.seam(tree.abs)) } : {}),
-    },
-  );
+  const index = liveIndex(tree.root, {
+    ...(options.watch ? { watchWorkerUrl: options.watch } : {}),
+    ...(options.seam ? { indexWorkerUrl: seamIndexWorkerUrl(options.seam(tree.abs)) } : {}),
+  });
   const env = options.env ?? {};
   const indexed = engine(tree.root, { scanner: index, env });
   const fresh = engine(tree.root, { env });

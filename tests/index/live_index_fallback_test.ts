@@ -5,12 +5,11 @@
  * at all, so without the fallback the answer after a change would be stale.
  */
 import assert from "node:assert/strict";
-import { LiveIndex } from "../../src/index/live_index.ts";
 import type { IndexStatus } from "../../src/index/live_index_options.ts";
-import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
 import { fakeWatch } from "../helpers/fake_watch.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { liveIndex } from "../helpers/live_index.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
@@ -19,17 +18,11 @@ async function setup(mode: string, at: number) {
   for (let i = 0; i < 6; i++) spec[`d/f${i}.txt`] = { mtime: T0 + i * DAY };
   const tree = await makeTree(spec);
   const logs: string[] = [];
-  const index = new LiveIndex(
-    new WorkerScanner({ readPaths: [tree.root] }),
-    [{ path: tree.root, realPath: tree.root }],
-    {
-      readPaths: [tree.root],
-      maxEntries: 1_000_000,
-      log: (_level, message) => logs.push(message),
-      watchWorkerUrl: fakeWatch(mode, at),
-      retryMs: 100,
-    },
-  );
+  const index = liveIndex(tree.root, {
+    log: (_level, message) => logs.push(message),
+    watchWorkerUrl: fakeWatch(mode, at),
+    retryMs: 100,
+  });
   const indexed = engine(tree.root, { scanner: index });
   const fresh = engine(tree.root);
   const paths = async (e: typeof indexed) =>
@@ -108,11 +101,7 @@ Deno.test({
     const spec: Record<string, { mtime: number }> = {};
     for (let i = 0; i < 20; i++) spec[`f${i}.txt`] = { mtime: T0 + i };
     await using tree = await makeTree(spec);
-    const index = new LiveIndex(
-      new WorkerScanner({ readPaths: [tree.root] }),
-      [{ path: tree.root, realPath: tree.root }],
-      { readPaths: [tree.root], maxEntries: 10, log: () => {} },
-    );
+    const index = liveIndex(tree.root, { maxEntries: 10 });
     try {
       const indexed = engine(tree.root, { scanner: index });
       await indexed.search({ timeField: "modified" });

@@ -12,13 +12,12 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import fc from "npm:fast-check@4.10.2";
-import { LiveIndex } from "../../src/index/live_index.ts";
-import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { ToolError } from "../../src/errors.ts";
-import { NAME, QUERY, TREE } from "../helpers/arbitraries.ts";
+import { limitsEnv, NAME, QUERY, TREE } from "../helpers/arbitraries.ts";
 import { allPages, type Engine, engine } from "../helpers/engine.ts";
 import { canExchange, exchange } from "../helpers/exchange.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { liveIndex } from "../helpers/live_index.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
@@ -193,13 +192,9 @@ Deno.test({
         fc.array(fc.tuple(QUERY, INDEX_QUERY), { minLength: 1, maxLength: 2 }),
         async (spec, batches, queries) => {
           await using tree = await makeTree(spec);
-          const root = { path: tree.root, realPath: tree.root };
           const seen = new Set<string>();
           let rescans = 0;
-          const index = new LiveIndex(new WorkerScanner({ readPaths: [tree.root] }), [root], {
-            readPaths: [tree.root],
-            maxEntries: 1_000_000,
-            log: () => {},
+          const index = liveIndex(tree.root, {
             onChanges: (paths, rescan) => {
               paths.forEach((p) => seen.add(p));
               if (rescan) rescans++;
@@ -209,11 +204,7 @@ Deno.test({
           let now = T0 + 100 * DAY;
           const clock = { now: () => now };
           const engines = (q: typeof queries[number][0]) => {
-            const env: Record<string, string> = {};
-            if (q.maxFiles !== undefined) env.MAX_FILES_SCANNED = String(q.maxFiles);
-            if (q.maxDirectories !== undefined) {
-              env.MAX_DIRECTORIES_SCANNED = String(q.maxDirectories);
-            }
+            const env = limitsEnv(q);
             return {
               indexed: engine(tree.root, { scanner: index, clock, env }),
               fresh: engine(tree.root, { clock, env }),

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
-import { QUERY, TREE } from "../helpers/arbitraries.ts";
+import { limitsEnv, QUERY, TREE } from "../helpers/arbitraries.ts";
 
 Deno.test("paging to the end returns exactly the matches of one unlimited call", async () => {
   await fc.assert(
@@ -21,9 +21,7 @@ Deno.test("paging to the end returns exactly the matches of one unlimited call",
       };
       const reference = await engine(tree.root).search({ ...args, limit: 1000 });
       assert.equal(reference.nextCursor, null);
-      const env: Record<string, string> = {};
-      if (q.maxFiles !== undefined) env.MAX_FILES_SCANNED = String(q.maxFiles);
-      if (q.maxDirectories !== undefined) env.MAX_DIRECTORIES_SCANNED = String(q.maxDirectories);
+      const env = limitsEnv(q);
       const pages = await allPages(engine(tree.root, { env }), { ...args, limit: q.limit });
       const got = pages.flatMap((p) => p.matches.map((m) => m.path));
       assert.equal(new Set(got).size, got.length, `duplicates in ${JSON.stringify(got)}`);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { allPages, engine } from "../helpers/engine.ts";
-import { QUERY, TREE } from "../helpers/arbitraries.ts";
+import { limitsEnv, QUERY, TREE } from "../helpers/arbitraries.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 
 Deno.test("parallel walk pages equal single-threaded pages", async () => {
@@ -19,9 +19,7 @@ Deno.test("parallel walk pages equal single-threaded pages", async () => {
         includeDirectories: q.includeDirectories,
         ...(q.from === undefined ? {} : { from: new Date(T0 + q.from * DAY).toISOString() }),
       };
-      const env: Record<string, string> = {};
-      if (q.maxFiles !== undefined) env.MAX_FILES_SCANNED = String(q.maxFiles);
-      if (q.maxDirectories !== undefined) env.MAX_DIRECTORIES_SCANNED = String(q.maxDirectories);
+      const env = limitsEnv(q);
       const view = (pages: Awaited<ReturnType<typeof allPages>>) =>
         pages.map((p) => ({
           matches: p.matches,

@@ -1,0 +1,32 @@
+/**
+ * A live index over one test tree, as the server makes one (real watch and index workers
+ * unless told otherwise), and the wait for it to be ready.
+ *
+ * @module
+ */
+import { LiveIndex } from "../../src/index/live_index.ts";
+import type { LiveIndexOptions } from "../../src/index/live_index_options.ts";
+import { WorkerScanner } from "../../src/workers/scanner.ts";
+import { until } from "./until.ts";
+
+/** A live index of the root at `root` (a real path), silent, with `options` on top. */
+export function liveIndex(root: string, options: Partial<LiveIndexOptions> = {}): LiveIndex {
+  return new LiveIndex(new WorkerScanner({ readPaths: [root] }), [{ path: root, realPath: root }], {
+    readPaths: [root],
+    maxEntries: 1_000_000,
+    log: () => {},
+    ...options,
+  });
+}
+
+/** An eager live index of `root`, once it is ready. */
+export async function readyIndex(root: string): Promise<LiveIndex> {
+  const index = liveIndex(root, { eager: true });
+  try {
+    await until(() => index.status()[0]!.state === "ready", "the index");
+  } catch (err) {
+    index.close();
+    throw err;
+  }
+  return index;
+}
