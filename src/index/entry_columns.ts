@@ -61,6 +61,16 @@ export class EntryColumns {
     return first;
   }
 
+  /** Sets entry `e` as listed and not stat'ed: its name's end and its kind; nothing below. */
+  listed(e: number, nameEnd: number, kind: number): void {
+    this.nameEnd[e] = nameEnd;
+    this.kind[e] = kind;
+    this.mtime[e] = NaN;
+    this.birth[e] = 0;
+    this.size[e] = 0;
+    this.sub[e] = -1;
+  }
+
   /** Copies `n` entries from number `from` of `source` to number `to` of these columns. */
   copy(source: EntryColumns, from: number, n: number, to: number): void {
     const end = from + n;

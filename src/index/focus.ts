@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { SearchRequest } from "../query/mod.ts";
+import { isWalkOrder, type SearchRequest, type Sort, type SortKey } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
 import type { EntryColumns } from "./entry_columns.ts";
 import type { FolderTree } from "./folder_tree.ts";
@@ -33,12 +33,20 @@ export interface Dropped {
   files: number;
   /** Listings. */
   listings: number;
+  /**
+   * Entries and folders left out by the cut alone: inside the window, they may have been
+   * matches (before the cursor's key, or past the page), so the matches were not counted.
+   */
+  beyond: number;
 }
 
-/** The focus of a request, or `null` when it has no window or its stats need every entry. */
+/**
+ * The focus of a request, or `null` when it has neither a window nor a time order, or its
+ * stats need every entry.
+ */
 export function focusOf(request: SearchRequest): Focus | null {
   const { from, to, timeField, exclude, respectIgnoreFiles } = request.filter;
-  if (from === null && to === null) return null;
+  if (from === null && to === null && isWalkOrder(request.order)) return null;
   if (exclude.length > 0 || respectIgnoreFiles) return null;
   return { created: timeField === "created", from: from ?? -Infinity, to: to ?? Infinity };
 }
@@ -61,6 +69,37 @@ export function allOutside(focus: Focus, tree: FolderTree, folder: number): bool
   const lo = focus.created ? rec.birthLo[folder]! : rec.mtimeLo[folder]!;
   const hi = focus.created ? rec.birthHi[folder]! : rec.mtimeHi[folder]!;
   return hi < focus.from || lo >= focus.to; // unknown (NaN): neither
+}
+
+/**
+ * Narrows `cut` (the window, or a narrower one) to what comes after the cursor's key in
+ * the request's time order: what comes at or before it is not on the page.
+ */
+export function narrowToCursor(cut: Focus, request: SearchRequest): void {
+  const key = request.after?.key;
+  if (!key || isWalkOrder(request.order)) return;
+  if (key.time === null) keepFrom(cut, Infinity); // unknown times come last: every known one before
+  else if (request.order === "time_desc") keepUntil(cut, key.time);
+  else keepFrom(cut, key.time);
+}
+
+/**
+ * Narrows `cut` to what could still beat `worst`, the last of a full page's matches in the
+ * time order `order` (a tie on time may: the path decides).
+ */
+export function narrowToWorst(cut: Focus, order: Sort, worst: SortKey): void {
+  if (worst.time === null) return; // unknown times come last: every known one may beat it
+  if (order === "time_desc") keepFrom(cut, worst.time);
+  else keepUntil(cut, worst.time);
+}
+
+function keepFrom(cut: Focus, time: number): void {
+  cut.from = Math.max(cut.from, time);
+}
+
+/** Keeps times up to `time`; times are whole milliseconds (a fraction would only keep more). */
+function keepUntil(cut: Focus, time: number): void {
+  cut.to = Math.min(cut.to, time + 1);
 }
 
 /**

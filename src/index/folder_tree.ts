@@ -70,14 +70,26 @@ export class FolderTree {
   /**
    * The record of a folder path at or below the root, or -1. Below the root, a folder is
    * found through the held or kept run of its parent; with `make`, its record is made if
-   * it has none yet.
+   * it has none yet. The search starts from the last folder looked up, or the nearest
+   * folder above it on `abs`'s path (a walk looks up a folder's children and siblings).
    */
   node(abs: string, make: boolean): number {
-    if (this.#last?.abs === abs) return this.#last.folder;
-    if (abs !== this.#root && !abs.startsWith(this.#root + this.#sep)) return -1;
-    let folder = 0;
-    const rel = abs.slice(this.#root.length + 1);
-    for (const part of rel === "" ? [] : rel.split(this.#sep)) {
+    const sep = this.#sep;
+    const under = (at: string) =>
+      abs.length === at.length ? abs === at : abs[at.length] === sep && abs.startsWith(at);
+    const last = this.#last;
+    if (last?.abs === abs) return last.folder;
+    let folder = last?.folder ?? 0;
+    let at = last?.abs ?? this.#root;
+    while (folder > 0 && !under(at)) {
+      folder = this.#rec.parent[folder]!;
+      at = at.slice(0, at.lastIndexOf(sep));
+    }
+    if (!under(at)) return -1;
+    for (let i = at.length; i < abs.length;) {
+      const end = abs.indexOf(sep, i + 1);
+      const part = abs.slice(i + 1, end < 0 ? abs.length : end);
+      i = end < 0 ? abs.length : end;
       const e = this.find(folder, part);
       if (e < 0 || !(this.#cols.kind[e]! & DIR)) return -1;
       let sub = this.#cols.sub[e]!;
@@ -179,12 +191,7 @@ export class FolderTree {
     for (let k = 0; k < n; k++) {
       const i = order[k]!;
       end += names[i]!.length;
-      cols.nameEnd[first + k] = end;
-      cols.kind[first + k] = kinds[i]!;
-      cols.mtime[first + k] = NaN;
-      cols.birth[first + k] = 0;
-      cols.size[first + k] = 0;
-      cols.sub[first + k] = -1;
+      cols.listed(first + k, end, kinds[i]!);
     }
     const old = this.#rec.state[folder]! >= KEPT ? this.run(folder) : null;
     const oldNames = this.#names[folder]!;

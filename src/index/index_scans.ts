@@ -28,7 +28,7 @@ import {
   SWEEP_STEP_MS,
 } from "./folder_sweep.ts";
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
-import { type Dropped, focusOf, mayDiffer } from "./focus.ts";
+import { type Dropped, focusOf, mayDiffer, narrowToCursor, narrowToWorst } from "./focus.ts";
 import { TreeCache } from "./tree_cache.ts";
 
 /**
@@ -135,7 +135,7 @@ async function checkedScan(
     let outcome: ScanOutcome;
     let dropped: Dropped;
     try {
-      outcome = await scan(timed, tools, plan, onProgress, cancelled);
+      outcome = await scan(timed, tools, narrowing(index, plan, request), onProgress, cancelled);
     } finally {
       dropped = index.dropped;
       index.focus(null);
@@ -145,10 +145,28 @@ async function checkedScan(
       attempt--;
       continue;
     }
+    if (dropped.beyond > 0) outcome = uncounted(outcome);
     const rootReal = request.root.realPath;
     const start = startFolders(request.start.path, index, rootReal);
     const changed = checkFolders(disk, index, rootReal, answerFolders(outcome, start));
     if (changed.length === 0 && !index.unsettled) return outcome;
     if (attempt === ATTEMPTS) throw new IndexUnsettled();
   }
+}
+
+/**
+ * The plan of a focused scan: its cut narrows to what can still change its page (focus.ts);
+ * not past the page when every match is to be kept (paging asked for them all).
+ */
+function narrowing(index: TreeCache, plan: ScanPlan, request: SearchRequest): ScanPlan {
+  const cut = index.cut;
+  if (cut === null) return plan;
+  narrowToCursor(cut, request);
+  if (plan.keepAll > 0) return plan;
+  return { ...plan, onWorst: (worst) => narrowToWorst(cut, request.order, worst) };
+}
+
+/** An outcome whose scan left out matches it did not need: their count is not known. */
+function uncounted(outcome: ScanOutcome): ScanOutcome {
+  return { ...outcome, collected: { ...outcome.collected, total: null } };
 }

@@ -11,13 +11,13 @@ import { DIR, type EntryColumns, FILE, kindOf, SYMLINK } from "./entry_columns.t
 import type { FolderTree } from "./folder_tree.ts";
 
 /**
- * The entries of a held folder, in name order, leaving out those `skip` names (by entry
- * number).
+ * The entries of a held folder, in name order; with `next`, only those it gives: the first
+ * entry number from `e` on (below `end`, the end of the run) to hand out.
  */
 export function entriesOf(
   tree: FolderTree,
   folder: number,
-  skip?: (e: number) => boolean,
+  next?: (e: number, end: number) => number,
 ): Iterable<Deno.DirEntry> {
   return {
     [Symbol.iterator]() {
@@ -28,7 +28,7 @@ export function entriesOf(
       const result = { done: false, value: entry };
       return {
         next() {
-          if (skip) { while (e < first + count && skip(e)) e++; }
+          if (next) e = next(e, first + count);
           if (e >= first + count) return { done: true, value: undefined };
           const kind = cols.kind[e]!;
           entry.name = tree.nameOf(folder, e);

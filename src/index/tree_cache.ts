@@ -3,7 +3,7 @@
  * (held_tree.ts) served back through the same {@linkcode FsPort} a scan reads with, so
  * that an indexed answer is a walk like any other: the same filters, collector and
  * paging, the same result. A focused scan is handed only the entries that may be in its
- * window (focus.ts).
+ * window and could still change its page (focus.ts).
  *
  * Containment (contract §6, §8, §18): a held folder is a real folder inside the root as
  * far as the index knows, so its `realPath` is its own path, served from memory like its
@@ -22,7 +22,8 @@ import { entriesOf, infoOf, recordInfo } from "./listing.ts";
 /** The index of one root, as a file-system port. */
 export class TreeCache extends HeldTree implements FsPort {
   #focus: Focus | null = null;
-  #dropped: Dropped = { files: 0, listings: 0 };
+  #cut: Focus | null = null;
+  #dropped: Dropped = { files: 0, listings: 0, beyond: 0 };
   #unsettled = false;
 
   /**
@@ -31,7 +32,16 @@ export class TreeCache extends HeldTree implements FsPort {
    */
   focus(focus: Focus | null): void {
     this.#focus = focus;
-    this.#dropped = { files: 0, listings: 0 };
+    this.#cut = focus && { ...focus };
+    this.#dropped = { files: 0, listings: 0, beyond: 0 };
+  }
+
+  /**
+   * The window entries are handed out from: the focus's, until narrowed to what can still
+   * change the page (focus.ts: `narrowToCursor`, `narrowToWorst`); `null` when unfocused.
+   */
+  get cut(): Focus | null {
+    return this.#cut;
   }
 
   /** Files and listings left out since the last `focus`. */
@@ -145,26 +155,41 @@ export class TreeCache extends HeldTree implements FsPort {
   }
 
   /**
-   * A held folder's entries, without those out of focus: files whose time is outside it,
-   * and folders whose times, their own and all below them, are (counted as a walk would).
+   * A held folder's entries, without those out of the cut: files whose time is outside
+   * it, and folders whose times, their own and all below them, are (counted as a walk
+   * would; what lies inside the focus's window is also counted as `beyond`).
    */
   #handOut(folder: number): Iterable<Deno.DirEntry> {
     const focus = this.#focus;
-    if (focus === null) return entriesOf(this.tree, folder);
+    const cut = this.#cut;
+    if (focus === null || cut === null) return entriesOf(this.tree, folder);
     const { tree } = this;
     const cols = tree.columns;
     const dropped = this.#dropped;
-    return entriesOf(tree, folder, (e) => {
-      if (!outside(focus, cols, e)) return false;
-      if (!(cols.kind[e]! & DIR)) {
-        dropped.files++;
-        return true;
+    const narrowed = cut.from !== focus.from || cut.to !== focus.to; // it only narrows between folders
+    const { created } = focus;
+    const { from, to } = cut;
+    const { kind, mtime, sub } = cols;
+    const times = created ? cols.birth : mtime;
+    return entriesOf(tree, folder, (e, end) => {
+      for (; e < end; e++) { // outside(cut, cols, e), inlined: every held entry passes here
+        const time = times[e]!;
+        if (!(time < from || time >= to)) return e; // inside, or not stat'ed (NaN)
+        if (created && (time === 0 || Number.isNaN(mtime[e]!))) return e; // not known
+        if (!(kind[e]! & DIR)) {
+          dropped.files++;
+          if (narrowed && !outside(focus, cols, e)) dropped.beyond++;
+          continue;
+        }
+        const below = sub[e]!;
+        if (below < 0 || !allOutside(cut, tree, below)) return e;
+        dropped.files += tree.folders.files[below]!;
+        dropped.listings += tree.folders.listings[below]!;
+        if (narrowed && !(outside(focus, cols, e) && allOutside(focus, tree, below))) {
+          dropped.beyond++;
+        }
       }
-      const sub = cols.sub[e]!;
-      if (sub < 0 || !allOutside(focus, tree, sub)) return false;
-      dropped.files += tree.folders.files[sub]!;
-      dropped.listings += tree.folders.listings[sub]!;
-      return true;
+      return end;
     });
   }
 }

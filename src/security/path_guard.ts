@@ -52,12 +52,25 @@ export function comparisonKey(normalized: string, rules: PathRules = hostRules):
  * ```
  */
 export function isWithin(parent: string, child: string, rules: PathRules = hostRules): boolean {
+  if (rules === path.posix && plainlyBelow(parent, child)) return true;
   const rel = rules.relative(parent, child);
   if (rel === "") return true;
   if (rules.isAbsolute(rel)) return false; // another drive or UNC share
   return rel !== ".." && !rel.startsWith(".." + rules.sep) &&
     !(rules === path.win32 && rel.startsWith("../"));
 }
+
+/**
+ * Whether `child` is `parent`, a separator, and names without `.`, `..` or empty segments
+ * (POSIX): then it resolves to below whatever `parent` resolves to, decided without
+ * `path.relative` (a walk asks this once per folder). Anything else is left to it.
+ */
+function plainlyBelow(parent: string, child: string): boolean {
+  return child.length > parent.length + 1 && child[parent.length] === "/" &&
+    child.startsWith(parent) && !DOT_OR_EMPTY_SEGMENT.test(child.slice(parent.length));
+}
+
+const DOT_OR_EMPTY_SEGMENT = /\/(\.\.?)?(\/|$)/;
 
 function isSeparator(ch: string | undefined, rules: PathRules): boolean {
   return ch === "/" || (rules === path.win32 && ch === "\\");

@@ -98,6 +98,15 @@ export class Collector {
     return this.#stoppedEarly;
   }
 
+  /**
+   * For the time orders, once the page's `limit + 1` matches after the cursor are in: the
+   * last of them. Nothing that comes after it in the order can change the page, nor the
+   * matches in walk order a truncated page is cut from (they are all in by then).
+   */
+  worst(): Match | null {
+    return isWalkOrder(this.#request.order) ? null : this.#first.last ?? null;
+  }
+
   /** The matches in walk order so far (a copy): what a truncated page is cut from. */
   walkPrefix(): Match[] {
     return [...this.#walkPrefix];

@@ -63,6 +63,12 @@ export interface ScanPlan {
    * (0: don't): decided by the paging module.
    */
   keepAll: number;
+  /**
+   * Told the page's worst match whenever it changes, once the page is full (time orders,
+   * see `Collector.worst`): what reads the entries may then leave out what comes after
+   * it in the order. Decided by the index (focus.ts); a walk reads everything.
+   */
+  onWorst?: (worst: Match) => void;
 }
 
 /** A whole scan that keeps only what its page needs. */
@@ -143,7 +149,12 @@ export async function scan(
     const verdict = filter.judge(entry.path, entry.isDirectory, info);
     if (verdict === "noTime") entries.skipped++;
     else if (verdict === "unknownTime") entries.unknownTime++;
-    else if (verdict !== "outside") return collector.add(verdict);
+    else if (verdict !== "outside") {
+      const enough = collector.add(verdict);
+      const worst = plan.onWorst && collector.worst();
+      if (worst) plan.onWorst!(worst);
+      return enough;
+    }
     return false;
   };
 

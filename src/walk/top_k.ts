@@ -31,6 +31,11 @@ export class TopK<T> {
     return this.#heap.length;
   }
 
+  /** The last item kept once `k` are (the first one a new item must beat), else `undefined`. */
+  get last(): T | undefined {
+    return this.#heap.length === this.#k ? this.#heap[0] : undefined;
+  }
+
   /** Whether `item` would be kept if added now. */
   wouldKeep(item: T): boolean {
     return this.#heap.length < this.#k || this.#order(item, this.#heap[0]!) < 0;

@@ -71,3 +71,27 @@ export async function allPages(
   } while (cursor !== null);
   return pages;
 }
+
+/**
+ * Pages an index gave and pages a walk gave (or the errors they threw), without what
+ * differs by nature (contract §18): the time taken, the counts of what was examined, and
+ * `totalMatches` where the index did not count it (it is given when known).
+ */
+export function alike(indexed: unknown, walked: unknown): [unknown, unknown] {
+  if (!Array.isArray(indexed) || !Array.isArray(walked)) return [indexed, walked];
+  const strip = (page: SearchOutput, i: number) => {
+    const { totalMatches, ...rest } = page.stats;
+    const counted = indexed[i]?.stats?.totalMatches !== undefined;
+    return {
+      ...page,
+      stats: {
+        ...rest,
+        ...(counted && totalMatches !== undefined ? { totalMatches } : {}),
+        elapsedMs: 0,
+        scannedFiles: 0,
+        scannedDirectories: 0,
+      },
+    };
+  };
+  return [indexed.map(strip), walked.map(strip)];
+}

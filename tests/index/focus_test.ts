@@ -5,7 +5,7 @@
  * unfocused when an unfocused walk could have been cut elsewhere (by files or by listings).
  */
 import assert from "node:assert/strict";
-import { allPages, engine } from "../helpers/engine.ts";
+import { alike, allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { readyIndex } from "../helpers/live_index.ts";
 import { sanitize } from "../helpers/sanitize.ts";
@@ -38,18 +38,55 @@ Deno.test({
       for (const env of envs) {
         const indexed = await allPages(engine(tree.root, { scanner: index, env, clock }), recent);
         const walked = await allPages(engine(tree.root, { env, clock }), recent);
-        const strip = (pages: typeof walked) =>
-          pages.map((p) => ({
-            ...p,
-            stats: { ...p.stats, elapsedMs: 0, scannedFiles: 0, scannedDirectories: 0 },
-          }));
-        assert.deepEqual(strip(indexed), strip(walked), JSON.stringify(env));
+        assert.deepEqual(...alike(indexed, walked), JSON.stringify(env));
         if (Object.keys(env).length === 0) {
           // The 120 old files were not examined, nor the old folders read; the walk did both.
           assert.equal(walked[0]!.stats.scannedFiles, 123);
           assert.equal(indexed[0]!.stats.scannedFiles, 3);
           assert.equal(walked[0]!.stats.scannedDirectories, 7);
           assert.equal(indexed[0]!.stats.scannedDirectories, 2);
+        }
+      }
+    } finally {
+      index.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "live index: a time-sorted answer examines what can still reach its page, and equals a walk",
+  ...sanitize,
+  async fn() {
+    const spec: TreeSpec = {};
+    // 120 files over 6 folders, each folder with files of every time; 10 files share each
+    // time (the path decides among them: what ties with a page's last match may beat it).
+    for (let i = 0; i < 120; i++) {
+      spec[`d${i % 6}/f${i}.txt`] = { mtime: T0 + (Math.floor(i / 10) % 12) * DAY };
+    }
+    for (let d = 0; d < 6; d++) spec[`d${d}`] = { kind: "dir", mtime: T0 - DAY };
+    await using tree = await makeTree(spec);
+    const index = await readyIndex(tree.root);
+    try {
+      const clock = { now: () => T0 + 100 * DAY };
+      for (const sort of ["time_desc", "time_asc"]) {
+        for (const window of [{}, { from: new Date(T0 + 8 * DAY).toISOString() }]) {
+          const args = { timeField: "modified", sort, limit: 12, ...window };
+          const indexed = await allPages(engine(tree.root, { scanner: index, clock }), args);
+          const walked = await allPages(engine(tree.root, { clock }), args);
+          assert.deepEqual(...alike(indexed, walked), JSON.stringify(args));
+          const matches = "from" in window ? 40 : 120;
+          assert.equal(walked[0]!.stats.totalMatches, matches);
+          // A walk (or a focus on the window alone) examines every match for the first page
+          // and the second (which keeps every match for the pages after it); the index, once
+          // the first page is full, only what could beat its last match, and for the second
+          // only what comes after the cursor. So it did not count the matches.
+          for (const i of [0, 1]) {
+            const examined = indexed[i]!.stats.scannedFiles;
+            assert.ok(examined < matches, `page ${i + 1} of ${JSON.stringify(args)}: ${examined}`);
+            assert.equal(indexed[i]!.stats.totalMatches, undefined);
+          }
+          assert.equal(indexed.length, Math.ceil(matches / 12));
         }
       }
     } finally {
