@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import path from "node:path";
+import fc from "npm:fast-check@4.10.2";
 import { comparisonKey, isWithin, normalizeAbsolute } from "../../src/security/path_guard.ts";
 
 const { posix, win32 } = path;
@@ -141,4 +142,27 @@ Deno.test("comparisonKey() ignores case on win32", () => {
     comparisonKey(normalizeAbsolute("c:/DATA", win32), win32),
   );
   assert.notEqual(comparisonKey("C:\\Data", win32), comparisonKey("C:\\Data2", win32));
+});
+
+Deno.test("isWithin() on posix answers as path.relative does, shortcut or not", () => {
+  // The shortcut for plain paths (no '.', '..' or empty segment below the parent) must never
+  // say yes where path.relative says no: random paths full of such segments.
+  const byRelative = (parent: string, child: string) => {
+    const rel = posix.relative(parent, child);
+    return rel === "" || (rel !== ".." && !rel.startsWith("../") && !posix.isAbsolute(rel));
+  };
+  const segment = fc.constantFrom("a", "b", ".", "..", "", "..a", ".a", "a.");
+  const absolute = fc.array(segment, { maxLength: 5 }).map((s) => "/" + s.join("/"));
+  fc.assert(
+    fc.property(absolute, fc.array(segment, { maxLength: 5 }), (parent, below) => {
+      for (const child of [parent + "/" + below.join("/"), "/a/" + below.join("/")]) {
+        assert.equal(
+          isWithin(parent, child, posix),
+          byRelative(parent, child),
+          `${parent} ${child}`,
+        );
+      }
+    }),
+    { numRuns: 20_000 },
+  );
 });
