@@ -114,7 +114,7 @@ export async function searchByTime(
   // elapsedMs may grow by a few digits before the answer is written: keep room for them.
   const fits = max === undefined
     ? undefined
-    : (page: Page) => JSON.stringify(render(page)).length <= max - 16;
+    : (page: Page) => JSON.stringify(render(widest(page))).length <= max - 16;
   const page = await deps.pager.page(request, queryHash, {
     sequenceStart: now,
     ...(signal ? { signal } : {}),
@@ -122,6 +122,17 @@ export async function searchByTime(
     ...(fits ? { fits } : {}),
   });
   return { output: render(page), request, cutForSize: page.cutForSize, hung: page.hung };
+}
+
+/**
+ * A page with its counts at their widest, to measure it by: so that what fits depends on
+ * its matches alone, not on how much was examined to find them (an indexed answer examines
+ * less, and may not count the matches: contract §18).
+ */
+function widest(page: Page): Page {
+  const most = Number.MAX_SAFE_INTEGER;
+  const stats = { scannedFiles: most, scannedDirectories: most, skipped: most, unknownTime: most };
+  return { ...page, stats: { ...page.stats, ...stats, excluded: most }, totalMatches: most };
 }
 
 function toOutput(match: Match): MatchOutput {

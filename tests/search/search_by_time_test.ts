@@ -4,7 +4,14 @@
 import assert from "node:assert/strict";
 import { ToolError } from "../../src/errors.ts";
 import { denoFs, type FsPort } from "../../src/ports/fs.ts";
+import { loadConfig } from "../../src/config.ts";
+import { Pager } from "../../src/paging/paging.ts";
+import { systemClock } from "../../src/ports/clock.ts";
+import { searchByTime } from "../../src/search/search_by_time.ts";
+import { strictGuard } from "../../src/security/guard.ts";
+import type { Scanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
+import { InlineScanner } from "../helpers/inline_scanner.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -327,4 +334,37 @@ Deno.test("searchByTime() rejects a start path whose link leaves the root, even 
     e.search({ timeField: "modified", path: "loop-a/x" }),
     (err) => err instanceof ToolError && err.code === "PathNotFound",
   );
+});
+
+Deno.test("searchByTime() cuts a page for size by its matches alone, not by its counts", async () => {
+  // An indexed answer examines less than a walk and may not count its matches (contract
+  // §18): the page it gives must hold the same matches all the same.
+  const spec: Record<string, { mtime: number }> = {};
+  for (let i = 0; i < 80; i++) {
+    spec[`${"long-folder-name-".repeat(3)}/${i}.txt`] = { mtime: T0 + i };
+  }
+  await using tree = await makeTree(spec);
+  const config = loadConfig({ env: (name) => ({ ALLOW_ROOTS: tree.root })[name] });
+  const inline = new InlineScanner({ fs: denoFs, clock: systemClock, guard: strictGuard });
+  const returned = async (maxResultChars: number, examined: number, counted: boolean) => {
+    const scanner: Scanner = {
+      run: async (request, options) => {
+        const outcome = await inline.run(request, options);
+        const walk = { ...outcome.walk, scannedFiles: examined, scannedDirectories: examined };
+        const total = counted ? outcome.collected.total : null;
+        return { ...outcome, walk, collected: { ...outcome.collected, total } };
+      },
+      close: () => {},
+    };
+    const pager = new Pager({ scanner, clock: systemClock });
+    const deps = { config, pager, clock: systemClock, maxResultChars };
+    return (await searchByTime({ timeField: "modified", limit: 80 }, deps)).output.stats.returned;
+  };
+  let cut = 0;
+  for (let max = 4_000; max < 6_000; max += 7) {
+    const fewest = await returned(max, 1, false);
+    assert.equal(await returned(max, 123_456_789, true), fewest, `MAX_RESULT_CHARS ${max}`);
+    if (fewest < 80) cut++;
+  }
+  assert.ok(cut > 0, "no page was cut: the test shows nothing");
 });
