@@ -27,6 +27,19 @@ const WINDOWED = fc.record({
   maxDirectories: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
 });
 
+/** The query of a counterexample kept below. */
+const TIES_ASC = {
+  sort: "time_asc" as const,
+  limit: 1,
+  includeDirectories: true,
+  created: false,
+  from: undefined,
+  to: undefined,
+  start: undefined,
+  maxFiles: undefined,
+  maxDirectories: undefined,
+};
+
 /** All pages; or the error's code. */
 async function pages(e: Engine, args: Record<string, unknown>): Promise<unknown> {
   try {
@@ -81,7 +94,14 @@ Deno.test({
           }
         },
       ),
-      { numRuns: 15 },
+      {
+        numRuns: 15,
+        examples: [
+          // Found with the cut of a full time_asc page one millisecond too narrow: the folder
+          // `a` ties with the page's last match `a/a` on time and comes first on its path.
+          [{ "a/a": { mtime: T0 }, a: { kind: "dir", mtime: T0 } }, [TIES_ASC]],
+        ],
+      },
     );
     assert.ok(fewerFolders > 0, "no answer skipped a folder: the test shows nothing");
   },
