@@ -115,8 +115,7 @@ for (const query of queries) {
     ));
     const [pa, pb] = [a!, b!].map((r) => r.structuredContent as Page | undefined);
     pages++;
-    const counted =
-      (pa?.stats as { totalMatches?: number } | undefined)?.totalMatches !== undefined;
+    const counted = pa?.stats.totalMatches !== undefined;
     if (comparable(pa, query, counted) !== comparable(pb, query, counted)) {
       differences++;
       console.log(`different: ${JSON.stringify(query)}, page ${page + 1}`);
