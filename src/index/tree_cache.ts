@@ -25,6 +25,8 @@ export class TreeCache extends HeldTree implements FsPort {
   #cut: Focus | null = null;
   #dropped: Dropped = { files: 0, listings: 0, beyond: 0 };
   #unsettled = false;
+  /** The last folder stat'ed on disk, for its listing's time ({@linkcode TreeCache.#timeBefore}). */
+  #folderStat: { path: string; time: number; generation: number } | null = null;
 
   /**
    * Hands out only what can match `focus` from held listings (focus.ts), until focused
@@ -63,7 +65,7 @@ export class TreeCache extends HeldTree implements FsPort {
   readDir(path: string): Iterable<Deno.DirEntry> {
     const folder = this.tree.node(path, this.recording);
     if (this.tree.listed(folder)) return this.#handOut(folder);
-    const time = folder >= 0 ? this.timeOf(path) : NaN; // before the listing: a later change shows
+    const time = folder >= 0 ? this.#timeBefore(path) : NaN; // a later change shows
     const entries = [...this.base.readDir(path)]; // after the walk's check of its real path
     if (folder >= 0) this.keep(folder, entries.map((e) => e.name), entries.map(kindOf), time);
     return entries;
@@ -76,7 +78,7 @@ export class TreeCache extends HeldTree implements FsPort {
       return;
     }
     const generation = this.generation;
-    const time = folder >= 0 ? this.timeOf(path) : NaN;
+    const time = folder >= 0 ? this.#timeBefore(path) : NaN;
     // Only names and kinds are held while the folder streams (not Deno's entry objects),
     // and not even those past what the cache may still take.
     let names: string[] | null = folder >= 0 ? [] : null;
@@ -104,7 +106,23 @@ export class TreeCache extends HeldTree implements FsPort {
     this.#beforeDisk(parent, dir);
     const info = this.base.lstat(path);
     if (e >= 0 && this.recording) recordInfo(this.tree, parent, e, info);
+    if (info.isDirectory && !info.isSymlink) {
+      this.#folderStat = { path, time: info.mtime?.getTime() ?? NaN, generation: this.generation };
+    }
     return info;
+  }
+
+  /**
+   * A folder's time, read before its listing is: the stat the walk just read of it from disk
+   * (its "is it huge?" check, or its visit) if no change came since, so that a fill stats a
+   * folder once, not twice; else read now. Either way a change after it shows: the folder's
+   * time on disk then differs from the one kept.
+   */
+  #timeBefore(path: string): number {
+    const known = this.#folderStat;
+    this.#folderStat = null;
+    if (known?.path === path && known.generation === this.generation) return known.time;
+    return this.timeOf(path);
   }
 
   holdsListing(path: string): boolean {

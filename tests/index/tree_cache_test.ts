@@ -1,0 +1,38 @@
+/**
+ * The index as a file-system port (src/index/tree_cache.ts): filling it reads each entry's
+ * stat from disk once, folders included (a folder's listing takes its time from the stat the
+ * walk just read), and the times it keeps are the disk's.
+ */
+import assert from "node:assert/strict";
+import { fillRequest } from "../../src/index/index_build.ts";
+import { TreeCache } from "../../src/index/tree_cache.ts";
+import { systemClock } from "../../src/ports/clock.ts";
+import { denoFs, type FsPort } from "../../src/ports/fs.ts";
+import { strictGuard } from "../../src/security/guard.ts";
+import { scan } from "../../src/walk/scan.ts";
+import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+
+Deno.test("TreeCache: a fill stats each entry once, and keeps each folder's time", async () => {
+  const spec: TreeSpec = {};
+  for (const d of ["a", "a/b", "c"]) spec[d] = { kind: "dir", mtime: T0 - DAY };
+  for (const f of ["x.txt", "a/y.txt", "a/b/z.txt", "c/w.txt"]) spec[f] = { mtime: T0 };
+  await using tree = await makeTree(spec);
+  const stats = new Map<string, number>();
+  const counting: FsPort = {
+    ...denoFs,
+    lstat: (path) => {
+      stats.set(path, (stats.get(path) ?? 0) + 1);
+      return denoFs.lstat(path);
+    },
+  };
+  const cache = new TreeCache({ base: counting, rootReal: tree.root, maxEntries: 1_000 });
+  cache.record(true);
+  const root = { path: tree.root, realPath: tree.root };
+  const tools = { fs: cache, clock: systemClock, guard: strictGuard };
+  await scan(fillRequest(root, 1_000), tools);
+  const entries = Object.keys(spec).map((p) => tree.abs(p));
+  for (const abs of entries) assert.equal(stats.get(abs), 1, abs);
+  for (const d of ["a", "a/b", "c"]) {
+    assert.equal(cache.folderTime(tree.abs(d)), Deno.lstatSync(tree.abs(d)).mtime!.getTime(), d);
+  }
+});
