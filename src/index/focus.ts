@@ -12,6 +12,15 @@
  * could have reached `MAX_FILES_SCANNED` or `MAX_DIRECTORIES_SCANNED` unfocused is made
  * again unfocused ({@linkcode mayDiffer}).
  *
+ * A time-ordered page needs only its `limit + 1` first matches after the cursor, so the
+ * window entries are handed out from (the cut, a copy of the focus) narrows further: to
+ * what comes after the cursor's key ({@linkcode narrowToCursor}), and, once the page holds
+ * `limit + 1` matches, to what could still beat the last of them ({@linkcode narrowToWorst}).
+ * So a newest-100 question over a window of 10,000 matches examines a few hundred of them.
+ * What the cut alone leaves out inside the window was not counted (`Dropped.beyond`): such an
+ * answer gives no `totalMatches` (§11, §18: given when known). A scan that keeps every match
+ * for later pages is narrowed to its cursor only (index_scans.ts).
+ *
  * @module
  */
 import { isWalkOrder, type SearchRequest, type Sort, type SortKey } from "../query/mod.ts";
