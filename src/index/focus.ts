@@ -65,10 +65,11 @@ export function focusOf(request: SearchRequest): Focus | null {
  * too: an unknown one is counted by the filter).
  */
 export function outside(focus: Focus, cols: EntryColumns, e: number): boolean {
-  if (Number.isNaN(cols.mtime[e]!)) return false; // not stat'ed since its last change
   const time = focus.created ? cols.birth[e]! : cols.mtime[e]!;
-  if (focus.created && time === 0) return false; // unknown: counted by the filter
-  return time < focus.from || time >= focus.to;
+  if (!(time < focus.from || time >= focus.to)) return false; // inside, or not stat'ed (NaN)
+  // Not stat'ed since its last change (its birth time is then stale), or no created time
+  // (counted by the filter): not known, so not outside.
+  return !(focus.created && (time === 0 || Number.isNaN(cols.mtime[e]!)));
 }
 
 /** Whether every time at and below folder record `folder` is known and outside `focus`. */

@@ -185,21 +185,15 @@ export class TreeCache extends HeldTree implements FsPort {
     const cols = tree.columns;
     const dropped = this.#dropped;
     const narrowed = cut.from !== focus.from || cut.to !== focus.to; // it only narrows between folders
-    const { created } = focus;
-    const { from, to } = cut;
-    const { kind, mtime, sub } = cols;
-    const times = created ? cols.birth : mtime;
     return entriesOf(tree, folder, (e, end) => {
-      for (; e < end; e++) { // outside(cut, cols, e), inlined: every held entry passes here
-        const time = times[e]!;
-        if (!(time < from || time >= to)) return e; // inside, or not stat'ed (NaN)
-        if (created && (time === 0 || Number.isNaN(mtime[e]!))) return e; // not known
-        if (!(kind[e]! & DIR)) {
+      for (; e < end; e++) {
+        if (!outside(cut, cols, e)) return e;
+        if (!(cols.kind[e]! & DIR)) {
           dropped.files++;
           if (narrowed && !outside(focus, cols, e)) dropped.beyond++;
           continue;
         }
-        const below = sub[e]!;
+        const below = cols.sub[e]!;
         if (below < 0 || !allOutside(cut, tree, below)) return e;
         dropped.files += tree.folders.files[below]!;
         dropped.listings += tree.folders.listings[below]!;
