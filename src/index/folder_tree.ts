@@ -75,17 +75,15 @@ export class FolderTree {
    */
   node(abs: string, make: boolean): number {
     const sep = this.#sep;
-    const under = (at: string) =>
-      abs.length === at.length ? abs === at : abs[at.length] === sep && abs.startsWith(at);
     const last = this.#last;
     if (last?.abs === abs) return last.folder;
     let folder = last?.folder ?? 0;
     let at = last?.abs ?? this.#root;
-    while (folder > 0 && !under(at)) {
+    while (folder > 0 && !atOrBelow(abs, at, sep)) {
       folder = this.#rec.parent[folder]!;
       at = at.slice(0, at.lastIndexOf(sep));
     }
-    if (!under(at)) return -1;
+    if (!atOrBelow(abs, at, sep)) return -1;
     for (let i = at.length; i < abs.length;) {
       const end = abs.indexOf(sep, i + 1);
       const part = abs.slice(i + 1, end < 0 ? abs.length : end);
@@ -294,4 +292,9 @@ export class FolderTree {
     this.#cols = next;
     this.#dead = 0;
   }
+}
+
+/** Whether path `abs` is `at` or lies below it (both absolute, `sep`-separated, normalized). */
+function atOrBelow(abs: string, at: string, sep: string): boolean {
+  return abs.length === at.length ? abs === at : abs[at.length] === sep && abs.startsWith(at);
 }
