@@ -23,6 +23,7 @@ Deno.test("compile script: every target gets the start task's flags, every worke
     assert.deepEqual(flags.sort(), ["--allow-read", ALLOW_ENV, V8_FLAGS].sort(), String(target));
     const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
     assert.deepEqual(included.sort(), [
+      "src/index/fill_worker.ts",
       "src/index/index_worker.ts",
       "src/index/watch_worker.ts",
       "src/workers/scan_worker.ts",

@@ -22,6 +22,11 @@ export interface IndexReport {
 export type IndexControl =
   /** Keep what scans read from now on (the watcher runs), up to `maxEntries`. */
   | { type: "record"; maxEntries: number }
+  /**
+   * Take what a fill helper writes into `ring` while the fill runs (fed_fs.ts); `null`:
+   * the fill is over.
+   */
+  | { type: "feed"; ring: SharedArrayBuffer | null }
   /** Forget what these changes name; `rescan`: forget everything. */
   | { type: "changes"; changes: Change[]; rescan: boolean };
 

@@ -30,6 +30,7 @@ import {
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { type Dropped, focusOf, mayDiffer, narrowToCursor, narrowToWorst } from "./focus.ts";
 import { TreeCache } from "./tree_cache.ts";
+import { FedFs } from "./fed_fs.ts";
 
 /**
  * The share of the worker's heap limit the index may fill (docs/index.md: the rest is for
@@ -71,13 +72,14 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   let cache: TreeCache | null = null;
   let maxEntries = 0;
   const sweep = new FolderSweep();
+  const fed = new FedFs(base); // what the index reads from disk, fed while a fill runs
   let sweeping: ReturnType<typeof setInterval> | undefined;
   scope.onmessage = (event) => {
     const message = event.data;
     if ("request" in message) {
       const rootReal = message.request.root.realPath;
       cache ??= new TreeCache({
-        base,
+        base: fed,
         rootReal,
         maxEntries,
         maxBytes: budgetBytes,
@@ -105,9 +107,14 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       );
     } else if (message.type === "record") {
       maxEntries = message.maxEntries;
+    } else if (message.type === "feed") {
+      if (message.ring) fed.feed(message.ring);
+      else fed.end();
     } else if (message.rescan) {
+      fed.changed("all");
       cache?.clear();
     } else {
+      fed.changed(message.changes);
       cache?.apply(message.changes);
     }
   };

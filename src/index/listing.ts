@@ -52,32 +52,44 @@ class Instant {
 }
 
 /**
- * The parts of `Deno.FileInfo` a scan reads, from the cache, in one object reused for
- * every call (the port's callers read it at once): a walk from memory allocates nothing
- * per entry.
+ * The parts of `Deno.FileInfo` a scan reads, in one object reused for every call (the
+ * port's callers read it at once): a walk from memory allocates nothing per entry.
  */
 const REUSED = {
   isFile: false,
   isDirectory: false,
   isSymlink: false,
   size: 0,
-  mtime: new Instant(),
+  mtime: null as Instant | null,
   birthtime: null as Instant | null,
 };
+const MODIFIED = new Instant();
 const BIRTH = new Instant();
 
-/** The stat of entry `e`, from the columns (its time must be known). */
-export function infoOf(cols: EntryColumns, e: number): Deno.FileInfo {
-  const kind = cols.kind[e]!;
-  const birth = cols.birth[e]!;
+/**
+ * A stat from its parts, in the reused object: times in epoch ms, `NaN` (or a birth time
+ * of 0) when unknown.
+ */
+export function reusedInfo(
+  kind: number,
+  size: number,
+  mtime: number,
+  birth: number,
+): Deno.FileInfo {
   REUSED.isFile = (kind & FILE) !== 0;
   REUSED.isDirectory = (kind & DIR) !== 0;
   REUSED.isSymlink = (kind & SYMLINK) !== 0;
-  REUSED.size = cols.size[e]!;
-  REUSED.mtime.ms = cols.mtime[e]!;
+  REUSED.size = size;
+  MODIFIED.ms = mtime;
+  REUSED.mtime = Number.isNaN(mtime) ? null : MODIFIED;
   BIRTH.ms = birth;
-  REUSED.birthtime = birth === 0 ? null : BIRTH;
+  REUSED.birthtime = birth === 0 || Number.isNaN(birth) ? null : BIRTH;
   return REUSED as unknown as Deno.FileInfo;
+}
+
+/** The stat of entry `e`, from the columns (its time must be known). */
+export function infoOf(cols: EntryColumns, e: number): Deno.FileInfo {
+  return reusedInfo(cols.kind[e]!, cols.size[e]!, cols.mtime[e]!, cols.birth[e]!);
 }
 
 /**

@@ -40,6 +40,7 @@ import {
 import type { IndexStatus, LiveIndexOptions } from "./live_index_options.ts";
 import type { IndexControl, IndexReport } from "./index_protocol.ts";
 import { RootWatch } from "./root_watch.ts";
+import { startFeed } from "./fill_feed.ts";
 import { newRootIndex, type RootIndex } from "./root_index.ts";
 
 /**
@@ -205,6 +206,12 @@ export class LiveIndex implements Scanner {
     if (!leave) return this.#stop(root, "its index could not be built (a call on it never ended)");
     if (this.#closed || root.status.state !== "building") return leave();
     const request = fillRequest(root.where, this.#options.maxEntries, this.#options.maxDepth);
+    const endFeed = startFeed(root.index ??= this.#startIndex(), request, {
+      url: this.#options.fillWorkerUrl ?? WORKER_MODULES.fill,
+      readPaths: this.#options.readPaths,
+      giveWay: this.#calls.running,
+      graceMs: this.#options.graceMs ?? 1000,
+    });
     const task = this.#task(root, request, leave, {
       plan: { share: WHOLE, keepAll: 0 },
       signal: new AbortController().signal,
@@ -215,7 +222,7 @@ export class LiveIndex implements Scanner {
     });
     const worker = root.index;
     try {
-      const outcome = await task.outcome;
+      const outcome = await task.outcome.finally(endFeed);
       if (root.status.state !== "building" || root.index !== worker) return; // stopped meanwhile
       if (root.rebuild) return void this.#build(root);
       root.status = { state: "ready", entries: root.status.entries };

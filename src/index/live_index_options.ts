@@ -47,6 +47,8 @@ export interface LiveIndexOptions {
   watchWorkerUrl?: URL;
   /** The index worker's module. Default: the real one. */
   indexWorkerUrl?: URL;
+  /** The fill helper's module (fill_worker.ts). Default: the real one. */
+  fillWorkerUrl?: URL;
   /** Told of every batch of changes once it is on its way to the index (for tests). */
   onChanges?: (paths: string[], rescan: boolean) => void;
 }

@@ -27,7 +27,13 @@ async function setup(options: Setup) {
   const tree = await makeTree(spec);
   const index = liveIndex(tree.root, {
     ...(options.watch ? { watchWorkerUrl: options.watch } : {}),
-    ...(options.seam ? { indexWorkerUrl: seamIndexWorkerUrl(options.seam(tree.abs)) } : {}),
+    // The seam counts the index worker's reads: no fill helper reads in its stead.
+    ...(options.seam
+      ? {
+        indexWorkerUrl: seamIndexWorkerUrl(options.seam(tree.abs)),
+        fillWorkerUrl: new URL("../helpers/idle_fill_worker.ts", import.meta.url),
+      }
+      : {}),
   });
   const env = options.env ?? {};
   const indexed = engine(tree.root, { scanner: index, env });

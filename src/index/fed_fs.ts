@@ -1,0 +1,190 @@
+/**
+ * The disk as a root's index reads it (contract §18, docs/index.md "The fill on two
+ * cores"): the real file system, except that while a fill is fed, a listing or a stat the
+ * fill helper has already read comes from the feed (feed_ring.ts, feed_records.ts)
+ * instead of a second system call. The helper walks the same tree in the same order and
+ * stats its share of the entries; whatever the feed does not bring (yet) is read from
+ * disk as before.
+ *
+ * Why what the feed brings is as true as a read from disk now: the helper reads only
+ * after the index worker says go, and from then on every change the watch reports is
+ * noted here. A listing or stat that a change noted since could concern (the entry or any
+ * folder above it; for a listing, also an entry added to or removed from the folder) is
+ * not taken; a change reported after it was taken makes the index forget it, as for a
+ * read from disk. Links and containment are checked on disk as before: only listings and
+ * stats come from the feed, never a real path.
+ *
+ * @module
+ */
+import type { FsPort } from "../ports/mod.ts";
+import { hostRules } from "../security/mod.ts";
+import type { Change } from "./held_tree.ts";
+import { FeedReader } from "./feed_ring.ts";
+import { type FedListing, type FedStat, readRecords } from "./feed_records.ts";
+import { reusedInfo } from "./listing.ts";
+import { DIR, FILE, SYMLINK } from "./entry_columns.ts";
+
+const SEP = hostRules.sep;
+
+/** Records waiting in arrival order (which is walk order): the next to look at from `head`. */
+interface Queue<T> {
+  keys: string[];
+  /** A value looked at is let go at once (a listing may be large). */
+  values: (T | undefined)[];
+  head: number;
+}
+
+function queue<T>(): Queue<T> {
+  return { keys: [], values: [], head: 0 };
+}
+
+/** The real file system, fed by a fill helper while a fill runs. */
+export class FedFs implements FsPort {
+  readonly #disk: FsPort;
+  #reader: FeedReader | null = null;
+  #listings = queue<FedListing>();
+  #stats = queue<FedStat>();
+  /** Paths changed since the feed began: nothing at or below them is taken. */
+  readonly #changed = new Set<string>();
+  /** Folders an entry came into, left or changed in since: their listing and own stat. */
+  readonly #touched = new Set<string>();
+  /** What the feed brought and the index took, and what it brought in vain. */
+  #taken = 0;
+  #wasted = 0;
+
+  constructor(disk: FsPort) {
+    this.#disk = disk;
+  }
+
+  /** Starts taking what the helper writes into `ring`, and lets it start. */
+  feed(ring: SharedArrayBuffer): void {
+    this.end();
+    this.#reader = new FeedReader(ring);
+    this.#reader.go();
+  }
+
+  /** Ends the feed: its helper is told to stop, and nothing more is taken from it. */
+  end(): void {
+    this.#reader?.stop();
+    this.#reader = null;
+    this.#listings = queue();
+    this.#stats = queue();
+    this.#changed.clear();
+    this.#touched.clear();
+  }
+
+  /** Whether a feed runs. */
+  get feeding(): boolean {
+    return this.#reader !== null;
+  }
+
+  /** How many reads the feed saved, and how many it brought that were not taken. */
+  get counts(): { taken: number; wasted: number } {
+    return { taken: this.#taken, wasted: this.#wasted };
+  }
+
+  /** Changes the watch reported (`"all"`: events were lost): what they concern is not taken. */
+  changed(changes: readonly Change[] | "all"): void {
+    if (this.#reader === null) return;
+    if (changes === "all") return this.end();
+    for (const change of changes) {
+      for (const path of change.paths) {
+        this.#changed.add(path);
+        this.#touched.add(path.slice(0, Math.max(path.lastIndexOf(SEP), 0)));
+      }
+    }
+  }
+
+  readDir(path: string): Iterable<Deno.DirEntry> {
+    const listing = this.#take(this.#listings, path + SEP); // a subtree's walk key
+    if (listing === undefined) return this.#disk.readDir(path);
+    const { names, kinds } = listing;
+    return names.map((name, i) => ({
+      name,
+      isDirectory: (kinds[i]! & DIR) !== 0,
+      isFile: (kinds[i]! & FILE) !== 0,
+      isSymlink: (kinds[i]! & SYMLINK) !== 0,
+    }));
+  }
+
+  readDirStream(path: string): AsyncIterable<Deno.DirEntry> {
+    return this.#disk.readDirStream(path);
+  }
+
+  lstat(path: string): Deno.FileInfo {
+    const stat = this.#take(this.#stats, path);
+    if (stat === undefined) return this.#disk.lstat(path);
+    return reusedInfo(stat.kind, stat.size, stat.mtime, stat.birth);
+  }
+
+  realPath(path: string): string {
+    return this.#disk.realPath(path);
+  }
+
+  readTextFile(path: string): string {
+    return this.#disk.readTextFile(path);
+  }
+
+  /**
+   * What the feed brought for `key`, if it did and no change noted since concerns it.
+   * Both walk in the same order, in which keys only increase: what the feed brought for
+   * anything before `key` is dropped (the index read it itself).
+   */
+  #take<T>(records: Queue<T>, key: string): T | undefined {
+    if (this.#reader === null) return undefined;
+    const { keys } = records;
+    for (;;) {
+      while (records.head < keys.length && keys[records.head]! < key) {
+        records.values[records.head++] = undefined;
+        this.#wasted++;
+      }
+      if (records.head < keys.length || !this.#pull()) break;
+    }
+    if (records.head === keys.length || keys[records.head] !== key) return undefined;
+    const found = records.values[records.head]!;
+    records.values[records.head++] = undefined;
+    if (!this.#unchanged(key)) return undefined;
+    this.#taken++;
+    return found;
+  }
+
+  /**
+   * Reads the next chunk the ring holds: false if there is none. One at a time, so that
+   * what waits decoded is never much more than the index is about to take.
+   */
+  #pull(): boolean {
+    const chunk = this.#reader!.pull();
+    if (chunk === null) return false;
+    this.#listings = compacted(this.#listings);
+    this.#stats = compacted(this.#stats);
+    readRecords(
+      chunk,
+      (path, listing) => append(this.#listings, path + SEP, listing),
+      (path, stat) => append(this.#stats, path, stat),
+    );
+    return true;
+  }
+
+  /** Whether no change since the feed began names the entry at `key` or a folder above it. */
+  #unchanged(key: string): boolean {
+    if (this.#changed.size === 0 && this.#touched.size === 0) return true;
+    const path = key.endsWith(SEP) ? key.slice(0, -1) : key;
+    if (this.#touched.has(path)) return false;
+    for (let p = path; p.length > 0; p = p.slice(0, Math.max(p.lastIndexOf(SEP), 0))) {
+      if (this.#changed.has(p)) return false;
+    }
+    return true;
+  }
+}
+
+function append<T>(records: Queue<T>, key: string, value: T): void {
+  records.keys.push(key);
+  records.values.push(value);
+}
+
+/** The queue without what was looked past, once that is most of it. */
+function compacted<T>(records: Queue<T>): Queue<T> {
+  if (records.head < 4096 || records.head * 2 < records.keys.length) return records;
+  const { keys, values, head } = records;
+  return { keys: keys.slice(head), values: values.slice(head), head: 0 };
+}

@@ -1,0 +1,134 @@
+/**
+ * A fill on two cores (src/index/fed_fs.ts, fill_worker.ts, fill_feed.ts): the real fill
+ * helper walks its share of a tree into a feed; a fill over the index then reads that share
+ * from the feed, not from disk, and holds what a plain fill holds. A change noted after the
+ * helper read something makes the index read it from disk instead: the entry itself, a
+ * folder's listing when an entry in it came or went, everything below a renamed folder.
+ */
+import assert from "node:assert/strict";
+import { FedFs } from "../../src/index/fed_fs.ts";
+import { HELPER_SHARE } from "../../src/index/fill_feed.ts";
+import { fillRequest } from "../../src/index/index_build.ts";
+import { newFeedRing } from "../../src/index/feed_ring.ts";
+import { TreeCache } from "../../src/index/tree_cache.ts";
+import { systemClock } from "../../src/ports/clock.ts";
+import { denoFs, type FsPort } from "../../src/ports/fs.ts";
+import type { SearchRequest } from "../../src/query/mod.ts";
+import { strictGuard } from "../../src/security/guard.ts";
+import { scan, WHOLE } from "../../src/walk/scan.ts";
+import { WORKER_MODULES } from "../../src/worker_modules.ts";
+import { runTask, spawnSandboxed } from "../../src/workers/mod.ts";
+import { DAY, makeTree, T0, type TempTree, type TreeSpec } from "../helpers/tree.ts";
+
+const SPEC: TreeSpec = {};
+for (const d of ["a", "a/b", "c", "d"]) SPEC[d] = { kind: "dir", mtime: T0 - 9 * DAY };
+for (let i = 0; i < 8; i++) {
+  for (const d of ["", "a/", "a/b/", "c/", "d/"]) SPEC[`${d}f${i}.txt`] = { mtime: T0 - i * DAY };
+}
+
+/** The disk, counting the stats and listings read through it. */
+function countingDisk(): FsPort & { stats: number; listings: number } {
+  const disk = {
+    ...denoFs,
+    stats: 0,
+    listings: 0,
+    lstat(path: string) {
+      disk.stats++;
+      return denoFs.lstat(path);
+    },
+    readDir(path: string) {
+      disk.listings++;
+      return denoFs.readDir(path);
+    },
+  };
+  return disk;
+}
+
+/** Runs the real fill helper over `tree` to its end, feeding `fed`. */
+async function helperFill(tree: TempTree, fed: FedFs): Promise<void> {
+  const ring = newFeedRing(1 << 22); // room for the whole feed: the helper never waits
+  fed.feed(ring);
+  const helper = spawnSandboxed(WORKER_MODULES.fill, [tree.root]);
+  try {
+    helper.postMessage({ type: "feed", ring });
+    await runTask(helper, fillOf(tree), {
+      plan: { share: HELPER_SHARE, keepAll: 0 },
+      signal: new AbortController().signal,
+      graceMs: 1000,
+      settle: () => {},
+    }).outcome;
+  } finally {
+    helper.terminate();
+  }
+}
+
+function fillOf(tree: TempTree): SearchRequest {
+  return fillRequest({ path: tree.root, realPath: tree.root }, 1_000);
+}
+
+/** The index of `tree` filled over `base`, and every entry as a scan over it gives it. */
+async function fillOver(tree: TempTree, base: FsPort): Promise<unknown[]> {
+  const cache = new TreeCache({ base, rootReal: tree.root, maxEntries: 1_000 });
+  cache.record(true);
+  const tools = { fs: cache, clock: systemClock, guard: strictGuard };
+  await scan(fillOf(tree), tools, { share: WHOLE, keepAll: 0 });
+  return await everything(tree, cache);
+}
+
+/** Every entry of `tree` with its time and size, as a scan over `fs` finds them. */
+async function everything(tree: TempTree, fs: FsPort): Promise<unknown[]> {
+  const fill = fillOf(tree);
+  const filter = { ...fill.filter, includeDirectories: true };
+  const request = { ...fill, filter, limit: 1_000, order: "path_asc" as const };
+  const outcome = await scan(request, { fs, clock: systemClock, guard: strictGuard });
+  return outcome.collected.first.map((
+    m,
+  ) => [m.path, m.modified, m.created, m.sizeBytes, m.isDirectory]);
+}
+
+Deno.test("fill on two cores: the helper's share comes from the feed, and the index is a plain fill's", async () => {
+  await using tree = await makeTree(SPEC);
+  const disk = countingDisk();
+  const fed = new FedFs(disk);
+  await helperFill(tree, fed);
+  const held = await fillOver(tree, fed);
+  assert.deepEqual(held, await everything(tree, denoFs));
+  const entries = Object.keys(SPEC).length;
+  // The helper stats every other entry and reads every listing: the index takes those
+  // from the feed (and the folders' own stats the helper read to size their listings).
+  assert.ok(fed.counts.taken >= Math.floor(entries / 2) + 5, JSON.stringify(fed.counts));
+  assert.equal(disk.listings, 0);
+  assert.ok(disk.stats <= entries - Math.floor(entries / 2) + 10, `${disk.stats} of ${entries}`);
+  fed.end();
+  assert.equal(fed.feeding, false);
+});
+
+Deno.test("fill on two cores: what a change noted since concerns is read from disk", async () => {
+  await using tree = await makeTree(SPEC);
+  const fed = new FedFs(denoFs);
+  await helperFill(tree, fed);
+  // After the helper read them: a file's time changes, a file comes into c, a folder is renamed.
+  const touched = tree.abs("d/f3.txt");
+  await Deno.utime(touched, new Date(T0 + DAY), new Date(T0 + DAY));
+  await Deno.writeTextFile(tree.abs("c/new.txt"), "new");
+  await Deno.rename(tree.abs("a/b"), tree.abs("a/b2"));
+  fed.changed([
+    { kind: "modify", paths: [touched] },
+    { kind: "create", paths: [tree.abs("c/new.txt")] },
+    { kind: "rename", paths: [tree.abs("a/b"), tree.abs("a/b2")] },
+  ]);
+  assert.deepEqual(await fillOver(tree, fed), await everything(tree, denoFs));
+});
+
+Deno.test("fill on two cores: after a lost event (rescan) nothing is taken from the feed", async () => {
+  await using tree = await makeTree(SPEC);
+  const disk = countingDisk();
+  const fed = new FedFs(disk);
+  await helperFill(tree, fed);
+  await Deno.utime(tree.abs("c/f1.txt"), new Date(T0 + DAY), new Date(T0 + DAY));
+  fed.changed("all");
+  assert.equal(fed.feeding, false);
+  assert.deepEqual(await fillOver(tree, fed), await everything(tree, denoFs));
+  assert.equal(fed.counts.taken, 0);
+  assert.ok(disk.listings >= 5);
+});
