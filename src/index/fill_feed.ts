@@ -27,6 +27,8 @@ export interface FeedOptions {
   giveWay: Int32Array;
   /** How long past the scan's time limit a silent helper is given. */
   graceMs: number;
+  /** The helper failed (it could not load, or it crashed): the fill goes on alone. */
+  onFailed(): void;
 }
 
 /**
@@ -38,7 +40,6 @@ export function startFeed(index: Worker, request: SearchRequest, options: FeedOp
   const ring = newFeedRing();
   index.postMessage({ type: "feed", ring } satisfies IndexControl);
   const helper = spawnSandboxed(options.url, options.readPaths);
-  helper.onerror = (event) => event.preventDefault(); // only a help: the fill goes on
   helper.postMessage({ type: "feed", ring } satisfies FeedCommand);
   const stop = new AbortController();
   const task = runTask(helper, request, {
@@ -48,8 +49,11 @@ export function startFeed(index: Worker, request: SearchRequest, options: FeedOp
     graceMs: options.graceMs,
     settle: () => {},
   });
-  task.outcome.catch(() => {}); // its outcome is not used
+  let ended = false;
+  // Its outcome is not used; a helper that fails before the fill ends is only said.
+  task.outcome.catch(() => ended || options.onFailed());
   return () => {
+    ended = true;
     stopFeed(ring);
     stop.abort();
     task.abandon();

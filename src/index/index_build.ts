@@ -43,6 +43,11 @@ export function readyLine(root: number, entries: number, ms: number, fill: ScanO
   } s${cut}; answers come from memory.`;
 }
 
+/** The log line of a root whose fill helper failed (the fill goes on, on one core). */
+export function helperLine(root: number): string {
+  return `index: root #${root}'s fill helper failed; its index is filled on one core.`;
+}
+
 /** The log line of a root whose events overflowed: its index is built again. */
 export function rebuildLine(root: number): string {
   return `index: root #${root} changed faster than its events could be read; its index is built again.`;

@@ -32,6 +32,7 @@ import { Calls } from "./calls.ts";
 import {
   FILL_TIMEOUT_MS,
   fillRequest,
+  helperLine,
   offLine,
   overflowReason,
   readyLine,
@@ -211,6 +212,7 @@ export class LiveIndex implements Scanner {
       readPaths: this.#options.readPaths,
       giveWay: this.#calls.running,
       graceMs: this.#options.graceMs ?? 1000,
+      onFailed: () => this.#options.log("warning", helperLine(root.number)),
     });
     const task = this.#task(root, request, leave, {
       plan: { share: WHOLE, keepAll: 0 },

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { FedFs } from "../../src/index/fed_fs.ts";
-import { HELPER_SHARE } from "../../src/index/fill_feed.ts";
+import { HELPER_SHARE, startFeed } from "../../src/index/fill_feed.ts";
 import { fillRequest } from "../../src/index/index_build.ts";
 import { newFeedRing } from "../../src/index/feed_ring.ts";
 import { TreeCache } from "../../src/index/tree_cache.ts";
@@ -131,4 +131,25 @@ Deno.test("fill on two cores: after a lost event (rescan) nothing is taken from 
   assert.deepEqual(await fillOver(tree, fed), await everything(tree, denoFs));
   assert.equal(fed.counts.taken, 0);
   assert.ok(disk.listings >= 5);
+});
+
+Deno.test("fill on two cores: a helper that fails is said, and ending the feed tells the index worker", async () => {
+  const told: unknown[] = [];
+  const index = { postMessage: (message: unknown) => told.push(message) } as unknown as Worker;
+  let failed!: () => void;
+  const failure = new Promise<void>((resolve) => failed = resolve);
+  const end = startFeed(index, fillRequest({ path: "/nowhere", realPath: "/nowhere" }, 10), {
+    url: new URL("../helpers/no_such_fill_worker.ts", import.meta.url),
+    readPaths: [],
+    giveWay: new Int32Array(new SharedArrayBuffer(4)),
+    graceMs: 1000,
+    onFailed: failed,
+  });
+  await failure; // the module cannot load: said once, and nothing thrown
+  end();
+  assert.deepEqual(told.map((m) => (m as { ring: unknown }).ring instanceof SharedArrayBuffer), [
+    true,
+    false,
+  ]);
+  assert.deepEqual(told[1], { type: "feed", ring: null });
 });
