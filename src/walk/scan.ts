@@ -39,20 +39,14 @@ export interface ScanProgress {
 }
 
 /**
- * Which share of the entries a scan stats: of every `count` entries in walk order, the
- * `span` from the `index`-th. Every share walks the same listings in the same order, so
- * the shares count alike and stop alike; their matches merge into exactly what one whole
- * scan finds (collector.ts).
+ * Which share of the entries a scan stats: the `index`-th of every `count` entries in
+ * walk order. Every share walks the same listings in the same order, so the shares
+ * count alike and stop alike; their matches merge into exactly what one whole scan
+ * finds (collector.ts).
  */
 export interface Share {
   index: number;
   count: number;
-  /**
-   * How many in a row, from `index`.
-   *
-   * @default {1}
-   */
-  span?: number;
 }
 
 /** A whole scan, not split. */
@@ -110,7 +104,6 @@ export async function scan(
   const startedAt = clock.now();
   const { root, start, after } = request;
   const { share } = plan;
-  const span = share.span ?? 1;
   const resolved = await onStartPath(start.path, () => resolveStart(fs, root, start.path, guard));
   const walkStats: WalkStats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0, excluded: 0 };
   const entries: EntryCounts = { skipped: 0, unknownTime: 0 };
@@ -143,8 +136,7 @@ export async function scan(
     }
     visited++;
     boundary = entry.path;
-    const slot = (visited - 1) % share.count - share.index;
-    if (slot < 0 || slot >= span) return false;
+    if ((visited - 1) % share.count !== share.index) return false;
     if (!filter.wants(entry.path, entry.isDirectory)) return false;
     let info: Deno.FileInfo;
     try {
