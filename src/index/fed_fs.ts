@@ -42,8 +42,8 @@ function queue<T>(): Queue<T> {
 export class FedFs implements FsPort {
   readonly #disk: FsPort;
   #reader: FeedReader | null = null;
-  #listings = queue<FedListing>();
-  #stats = queue<FedStat>();
+  readonly #listings = queue<FedListing>();
+  readonly #stats = queue<FedStat>();
   /** Paths changed since the feed began: nothing at or below them is taken. */
   readonly #changed = new Set<string>();
   /** Folders an entry came into, left or changed in since: their listing and own stat. */
@@ -67,8 +67,11 @@ export class FedFs implements FsPort {
   end(): void {
     this.#reader?.stop();
     this.#reader = null;
-    this.#listings = queue();
-    this.#stats = queue();
+    for (const records of [this.#listings, this.#stats] as Queue<unknown>[]) {
+      records.keys.length = 0;
+      records.values.length = 0;
+      records.head = 0;
+    }
     this.#changed.clear();
     this.#touched.clear();
   }
@@ -155,8 +158,8 @@ export class FedFs implements FsPort {
   #pull(): boolean {
     const chunk = this.#reader!.pull();
     if (chunk === null) return false;
-    this.#listings = compacted(this.#listings);
-    this.#stats = compacted(this.#stats);
+    compact(this.#listings);
+    compact(this.#stats);
     readRecords(
       chunk,
       (path, listing) => append(this.#listings, path + SEP, listing),
@@ -182,9 +185,10 @@ function append<T>(records: Queue<T>, key: string, value: T): void {
   records.values.push(value);
 }
 
-/** The queue without what was looked past, once that is most of it. */
-function compacted<T>(records: Queue<T>): Queue<T> {
-  if (records.head < 4096 || records.head * 2 < records.keys.length) return records;
-  const { keys, values, head } = records;
-  return { keys: keys.slice(head), values: values.slice(head), head: 0 };
+/** Lets go of what was looked past in `records`, once that is most of it (in place). */
+function compact<T>(records: Queue<T>): void {
+  if (records.head < 4096 || records.head * 2 < records.keys.length) return;
+  records.keys.splice(0, records.head);
+  records.values.splice(0, records.head);
+  records.head = 0;
 }

@@ -9,7 +9,10 @@ import assert from "node:assert/strict";
 import { FedFs } from "../../src/index/fed_fs.ts";
 import { HELPER_SHARE, startFeed } from "../../src/index/fill_feed.ts";
 import { fillRequest } from "../../src/index/index_build.ts";
-import { newFeedRing } from "../../src/index/feed_ring.ts";
+import { FeedWriter, newFeedRing } from "../../src/index/feed_ring.ts";
+import { RecordWriter } from "../../src/index/feed_records.ts";
+import { FILE } from "../../src/index/entry_columns.ts";
+import { reusedInfo } from "../../src/index/listing.ts";
 import { TreeCache } from "../../src/index/tree_cache.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import { denoFs, type FsPort } from "../../src/ports/fs.ts";
@@ -152,4 +155,25 @@ Deno.test("fill on two cores: a helper that fails is said, and ending the feed t
     false,
   ]);
   assert.deepEqual(told[1], { type: "feed", ring: null });
+});
+
+Deno.test("fill on two cores: a long feed is taken in walk order, what the index read itself dropped", () => {
+  const ring = newFeedRing(1 << 22);
+  const fed = new FedFs({
+    ...denoFs,
+    lstat: () => reusedInfo(FILE, 0, 1, 0), // the disk: time 1
+  });
+  fed.feed(ring);
+  const writer = new RecordWriter(new FeedWriter(ring));
+  const path = (i: number) => `/r/${String(i).padStart(6, "0")}`;
+  const info = { isFile: true, isDirectory: false, isSymlink: false, size: 0 };
+  for (let i = 0; i < 20_000; i++) {
+    if (i % 3 !== 0) {
+      writer.stat(path(i), { ...info, mtime: new Date(2), birthtime: null } as Deno.FileInfo);
+    }
+  }
+  writer.flush();
+  const times = Array.from({ length: 20_000 }, (_, i) => fed.lstat(path(i)).mtime!.getTime());
+  assert.deepEqual(times, Array.from({ length: 20_000 }, (_, i) => i % 3 === 0 ? 1 : 2));
+  assert.deepEqual(fed.counts, { taken: 13_333, wasted: 0 });
 });
