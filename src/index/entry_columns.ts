@@ -15,9 +15,24 @@ export const DIR = 1;
 export const FILE = 2;
 export const SYMLINK = 4;
 
+/** What a directory entry and a stat say of an entry's kind. */
+interface Kinded {
+  isDirectory: boolean;
+  isFile: boolean;
+  isSymlink: boolean;
+}
+
 /** The kind bits of a directory entry or a stat. */
-export function kindOf(e: { isDirectory: boolean; isFile: boolean; isSymlink: boolean }): number {
+export function kindOf(e: Kinded): number {
   return (e.isDirectory ? DIR : 0) | (e.isFile ? FILE : 0) | (e.isSymlink ? SYMLINK : 0);
+}
+
+/** Sets what `target` says of its kind from kind bits (the reverse of {@linkcode kindOf}). */
+export function setKind<T extends Kinded>(target: T, kind: number): T {
+  target.isDirectory = (kind & DIR) !== 0;
+  target.isFile = (kind & FILE) !== 0;
+  target.isSymlink = (kind & SYMLINK) !== 0;
+  return target;
 }
 
 /** The columns of the entries; numbers `0 .. length - 1` are taken. */

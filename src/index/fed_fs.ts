@@ -22,7 +22,7 @@ import type { Change } from "./held_tree.ts";
 import { FeedReader } from "./feed_ring.ts";
 import { type FedListing, type FedStat, readRecords } from "./feed_records.ts";
 import { reusedInfo } from "./listing.ts";
-import { DIR, FILE, SYMLINK } from "./entry_columns.ts";
+import { setKind } from "./entry_columns.ts";
 
 const SEP = hostRules.sep;
 
@@ -48,9 +48,6 @@ export class FedFs implements FsPort {
   readonly #changed = new Set<string>();
   /** Folders an entry came into, left or changed in since: their listing and own stat. */
   readonly #touched = new Set<string>();
-  /** What the feed brought and the index took, and what it brought in vain. */
-  #taken = 0;
-  #wasted = 0;
 
   constructor(disk: FsPort) {
     this.#disk = disk;
@@ -76,16 +73,6 @@ export class FedFs implements FsPort {
     this.#touched.clear();
   }
 
-  /** Whether a feed runs. */
-  get feeding(): boolean {
-    return this.#reader !== null;
-  }
-
-  /** How many reads the feed saved, and how many it brought that were not taken. */
-  get counts(): { taken: number; wasted: number } {
-    return { taken: this.#taken, wasted: this.#wasted };
-  }
-
   /** Changes the watch reported (`"all"`: events were lost): what they concern is not taken. */
   changed(changes: readonly Change[] | "all"): void {
     if (this.#reader === null) return;
@@ -93,7 +80,7 @@ export class FedFs implements FsPort {
     for (const change of changes) {
       for (const path of change.paths) {
         this.#changed.add(path);
-        this.#touched.add(path.slice(0, Math.max(path.lastIndexOf(SEP), 0)));
+        this.#touched.add(folderOf(path));
       }
     }
   }
@@ -102,12 +89,9 @@ export class FedFs implements FsPort {
     const listing = this.#take(this.#listings, path + SEP); // a subtree's walk key
     if (listing === undefined) return this.#disk.readDir(path);
     const { names, kinds } = listing;
-    return names.map((name, i) => ({
-      name,
-      isDirectory: (kinds[i]! & DIR) !== 0,
-      isFile: (kinds[i]! & FILE) !== 0,
-      isSymlink: (kinds[i]! & SYMLINK) !== 0,
-    }));
+    const entry = (name: string, kind: number) =>
+      setKind({ name, isDirectory: false, isFile: false, isSymlink: false }, kind);
+    return names.map((name, i) => entry(name, kinds[i]!));
   }
 
   readDirStream(path: string): AsyncIterable<Deno.DirEntry> {
@@ -139,16 +123,13 @@ export class FedFs implements FsPort {
     for (;;) {
       while (records.head < keys.length && keys[records.head]! < key) {
         records.values[records.head++] = undefined;
-        this.#wasted++;
       }
       if (records.head < keys.length || !this.#pull()) break;
     }
     if (records.head === keys.length || keys[records.head] !== key) return undefined;
     const found = records.values[records.head]!;
     records.values[records.head++] = undefined;
-    if (!this.#unchanged(key)) return undefined;
-    this.#taken++;
-    return found;
+    return this.#unchanged(key) ? found : undefined;
   }
 
   /**
@@ -173,11 +154,16 @@ export class FedFs implements FsPort {
     if (this.#changed.size === 0 && this.#touched.size === 0) return true;
     const path = key.endsWith(SEP) ? key.slice(0, -1) : key;
     if (this.#touched.has(path)) return false;
-    for (let p = path; p.length > 0; p = p.slice(0, Math.max(p.lastIndexOf(SEP), 0))) {
+    for (let p = path; p.length > 0; p = folderOf(p)) {
       if (this.#changed.has(p)) return false;
     }
     return true;
   }
+}
+
+/** The folder a path is in (`""` above the top). */
+function folderOf(path: string): string {
+  return path.slice(0, Math.max(path.lastIndexOf(SEP), 0));
 }
 
 function append<T>(records: Queue<T>, key: string, value: T): void {

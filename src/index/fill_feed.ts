@@ -41,10 +41,9 @@ export function startFeed(index: Worker, request: SearchRequest, options: FeedOp
   index.postMessage({ type: "feed", ring } satisfies IndexControl);
   const helper = spawnSandboxed(options.url, options.readPaths);
   helper.postMessage({ type: "feed", ring } satisfies FeedCommand);
-  const stop = new AbortController();
   const task = runTask(helper, request, {
     plan: { share: HELPER_SHARE, keepAll: 0 },
-    signal: stop.signal,
+    signal: new AbortController().signal, // never aborted: the task is abandoned instead
     giveWay: options.giveWay,
     graceMs: options.graceMs,
     settle: () => {},
@@ -55,7 +54,6 @@ export function startFeed(index: Worker, request: SearchRequest, options: FeedOp
   return () => {
     ended = true;
     stopFeed(ring);
-    stop.abort();
     task.abandon();
     helper.terminate();
     index.postMessage({ type: "feed", ring: null } satisfies IndexControl);

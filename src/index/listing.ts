@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { DIR, type EntryColumns, FILE, kindOf, SYMLINK } from "./entry_columns.ts";
+import { type EntryColumns, kindOf, setKind } from "./entry_columns.ts";
 import type { FolderTree } from "./folder_tree.ts";
 
 /**
@@ -30,12 +30,8 @@ export function entriesOf(
         next() {
           if (next) e = next(e, first + count);
           if (e >= first + count) return { done: true, value: undefined };
-          const kind = cols.kind[e]!;
           entry.name = tree.nameOf(folder, e);
-          entry.isDirectory = (kind & DIR) !== 0;
-          entry.isFile = (kind & FILE) !== 0;
-          entry.isSymlink = (kind & SYMLINK) !== 0;
-          e++;
+          setKind(entry, cols.kind[e++]!);
           return result;
         },
       } as Iterator<Deno.DirEntry>;
@@ -76,9 +72,7 @@ export function reusedInfo(
   mtime: number,
   birth: number,
 ): Deno.FileInfo {
-  REUSED.isFile = (kind & FILE) !== 0;
-  REUSED.isDirectory = (kind & DIR) !== 0;
-  REUSED.isSymlink = (kind & SYMLINK) !== 0;
+  setKind(REUSED, kind);
   REUSED.size = size;
   MODIFIED.ms = mtime;
   REUSED.mtime = Number.isNaN(mtime) ? null : MODIFIED;
