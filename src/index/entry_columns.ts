@@ -9,6 +9,7 @@
  * @module
  */
 import { ENTRY_COLUMN_BYTES } from "./memory_cost.ts";
+import { grown } from "./typed_growth.ts";
 
 /** Kind bits of an entry. */
 export const DIR = 1;
@@ -98,13 +99,11 @@ export class EntryColumns {
   }
 
   #grow(capacity: number): void {
-    const bigger = new EntryColumns(capacity);
-    bigger.copy(this, 0, this.length, 0);
-    this.nameEnd = bigger.nameEnd;
-    this.kind = bigger.kind;
-    this.mtime = bigger.mtime;
-    this.birth = bigger.birth;
-    this.size = bigger.size;
-    this.sub = bigger.sub;
+    this.nameEnd = grown(this.nameEnd, capacity);
+    this.kind = grown(this.kind, capacity);
+    this.mtime = grown(this.mtime, capacity);
+    this.birth = grown(this.birth, capacity);
+    this.size = grown(this.size, capacity);
+    this.sub = grown(this.sub, capacity);
   }
 }

@@ -11,6 +11,7 @@
  * @module
  */
 import { RECORD_BYTES } from "./memory_cost.ts";
+import { grown } from "./typed_growth.ts";
 
 /** A record's states: free; known, no run; run kept only for the folders below; listed. */
 export const FREE = 0;
@@ -91,23 +92,18 @@ export class FolderRecords {
   }
 
   #grow(n: number): void {
-    const grown = <T extends Uint32Array | Int32Array | Float64Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(n);
-      b.set(a);
-      return b;
-    };
-    this.first = grown(this.first);
-    this.count = grown(this.count);
-    this.time = grown(this.time);
-    this.state = grown(this.state);
-    this.parent = grown(this.parent);
-    this.slot = grown(this.slot);
-    this.mtimeLo = grown(this.mtimeLo);
-    this.mtimeHi = grown(this.mtimeHi);
-    this.birthLo = grown(this.birthLo);
-    this.birthHi = grown(this.birthHi);
-    this.files = grown(this.files);
-    this.listings = grown(this.listings);
-    this.bounded = grown(this.bounded);
+    this.first = grown(this.first, n);
+    this.count = grown(this.count, n);
+    this.time = grown(this.time, n);
+    this.state = grown(this.state, n);
+    this.parent = grown(this.parent, n);
+    this.slot = grown(this.slot, n);
+    this.mtimeLo = grown(this.mtimeLo, n);
+    this.mtimeHi = grown(this.mtimeHi, n);
+    this.birthLo = grown(this.birthLo, n);
+    this.birthHi = grown(this.birthHi, n);
+    this.files = grown(this.files, n);
+    this.listings = grown(this.listings, n);
+    this.bounded = grown(this.bounded, n);
   }
 }

@@ -5,12 +5,15 @@
  * watcher breaks when the N-th ping arrives, or `after` ms after it is answered: in the
  * middle of the call), `rescan` (a queue overflow is reported when
  * the N-th ping arrives); or `hold`: a real watch whose changes are passed on only when a
- * ping asks for them, so an answer sees a change only if it flushed the watch first.
- * Test-only.
+ * ping asks for them, so an answer sees a change only if it flushed the watch first; the
+ * paths of each event it reads are told on the `BroadcastChannel` {@linkcode READ_CHANNEL}, so
+ * a test can wait until the watch has read a change (when the runtime hands an event over
+ * is not bounded on a loaded machine). Test-only.
  *
  * @module
  */
 import type { Change, WatchCommand, WatchReport } from "../../src/index/index_protocol.ts";
+import { READ_CHANNEL } from "./fake_watch.ts";
 
 const params = new URL(import.meta.url).searchParams;
 const mode = params.get("mode");
@@ -26,11 +29,13 @@ let held: Change[] = [];
 let lastEvent = 0;
 
 async function hold(path: string): Promise<void> {
+  const read = new BroadcastChannel(READ_CHANNEL);
   const watcher = Deno.watchFs(path, { recursive: true });
   scope.postMessage({ type: "ready" });
   for await (const event of watcher) {
     lastEvent = performance.now();
     held.push({ kind: event.kind, paths: event.paths });
+    read.postMessage(event.paths);
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { allPages, engine } from "../helpers/engine.ts";
-import { fakeWatch } from "../helpers/fake_watch.ts";
+import { fakeWatch, watchRead } from "../helpers/fake_watch.ts";
 import { seamIndexWorkerUrl, type TestSeam } from "../helpers/seam.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { liveIndex } from "../helpers/live_index.ts";
@@ -69,9 +69,12 @@ Deno.test({
     // The watch passes changes on only when the server asks for them before an answer.
     await using t = await setup({ watch: fakeWatch("hold") });
     await fill(t);
+    const read = watchRead();
     // A new time on a file changes nothing in its folder: only its event says so.
     const t10 = new Date(T0 + 10 * DAY);
     await Deno.utime(t.tree.abs("d/f0.txt"), t10, t10);
+    // Once the watch has read it (it holds it until a flush), the answer must see it.
+    await until(() => read.has("f0.txt"), "the watch to read the change").finally(read.close);
     const newest = await t.indexed.search(NEWEST);
     assert.deepEqual(newest.matches.map((m) => m.path), ["d/f0.txt"]);
     assert.deepEqual(newest.matches, (await t.fresh.search(NEWEST)).matches);
