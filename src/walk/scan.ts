@@ -151,8 +151,10 @@ export async function scan(
     else if (verdict === "unknownTime") entries.unknownTime++;
     else if (verdict !== "outside") {
       const enough = collector.add(verdict);
-      const worst = plan.onWorst ? collector.worst() : null;
-      if (worst) plan.onWorst?.(worst);
+      if (plan.onWorst) {
+        const worst = collector.worst();
+        if (worst) plan.onWorst(worst);
+      }
       return enough;
     }
     return false;
