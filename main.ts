@@ -102,6 +102,11 @@ async function main(args: string[]): Promise<number> {
     );
     return 2;
   }
+  // A stop by signal still ends through `unload`, which removes the server's private folder.
+  if (Deno.build.os !== "windows") {
+    Deno.addSignalListener("SIGINT", () => Deno.exit(130));
+    Deno.addSignalListener("SIGTERM", () => Deno.exit(143));
+  }
   await serve({
     config,
     version: denoJson.version,

@@ -16,7 +16,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BENCH_NOW, ensureFd, ensureTree } from "./tree.ts";
-import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
+import { ALLOW_ENV, ALLOW_WRITE, V8_FLAGS } from "../src/runtime_flags.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -65,7 +65,7 @@ async function benchTree(
   const { root, entries } = ensureTree(values.dir, size);
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "--quiet", V8_FLAGS, "--allow-read", ALLOW_ENV, MAIN],
+    args: ["run", "--quiet", V8_FLAGS, "--allow-read", ALLOW_WRITE, ALLOW_ENV, MAIN],
     env: {
       ALLOW_ROOTS: root,
       MAX_FILES_SCANNED: "10000000",

@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
+import { ALLOW_ENV, ALLOW_WRITE, V8_FLAGS } from "../src/runtime_flags.ts";
 
 /** The folder the examples search; always the same, so cursors come out the same. */
 export const EXAMPLE_ROOT = path.join(
@@ -181,7 +181,7 @@ export async function render(): Promise<string> {
   await makeExampleTree();
   const main = fileURLToPath(new URL("../main.ts", import.meta.url));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", V8_FLAGS, "--allow-read", ALLOW_ENV, main],
+    args: ["run", "--quiet", V8_FLAGS, "--allow-read", ALLOW_WRITE, ALLOW_ENV, main],
     env: { ALLOW_ROOTS: EXAMPLE_ROOT, TZ: "Asia/Seoul" },
     stdin: "piped",
     stdout: "piped",

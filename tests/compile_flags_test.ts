@@ -1,8 +1,8 @@
 /**
  * `deno compile` cannot run here (its runtime comes from dl.deno.land), so this checks
  * what the compile script would run: every target carries the start task's flags
- * (contract §13: `--allow-read`, narrowed per worker at run time, the `--allow-env` list
- * and the V8 flags) and every worker module (contract §18), which compile does not find
+ * (contract §13: `--allow-read`, narrowed per worker at run time, `--allow-write=/tmp` for
+ * the private folder, the `--allow-env` list and the V8 flags) and every worker module (contract §18), which compile does not find
  * by itself; and that the list of worker modules is whole: every module the source hands
  * to a worker is on it.
  */
@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
 import { compileArgs, TARGETS, WORKER_FILES } from "../.github/scripts/compile.ts";
-import { ALLOW_ENV, V8_FLAGS } from "../src/runtime_flags.ts";
+import { ALLOW_ENV, ALLOW_WRITE, V8_FLAGS } from "../src/runtime_flags.ts";
 import { WORKER_MODULES } from "../src/worker_modules.ts";
 
 const REPOSITORY = fileURLToPath(new URL("..", import.meta.url));
@@ -20,7 +20,11 @@ Deno.test("compile script: every target gets the start task's flags, every worke
   for (const target of [null, ...TARGETS]) {
     const args = compileArgs(target);
     const flags = args.filter((a) => a.startsWith("--allow-") || a.startsWith("--v8-flags"));
-    assert.deepEqual(flags.sort(), ["--allow-read", ALLOW_ENV, V8_FLAGS].sort(), String(target));
+    assert.deepEqual(
+      flags.sort(),
+      ["--allow-read", ALLOW_WRITE, ALLOW_ENV, V8_FLAGS].sort(),
+      String(target),
+    );
     const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
     assert.deepEqual(included.sort(), [
       "src/index/fill_worker.ts",

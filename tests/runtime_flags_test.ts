@@ -5,25 +5,27 @@
 import assert from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
 import { ENV_VARIABLES } from "../src/config.ts";
-import { ALLOW_ENV, SERVER_FLAGS, V8_FLAGS } from "../src/runtime_flags.ts";
+import { ALLOW_ENV, ALLOW_WRITE, SERVER_FLAGS, V8_FLAGS } from "../src/runtime_flags.ts";
 import { runDeno } from "./helpers/spawn.ts";
 
 const README = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
 
-Deno.test("deno task start grants reading, exactly the server's variables, and nothing else", () => {
+Deno.test("deno task start grants reading, writing the temp folder, exactly the server's variables, and nothing else", () => {
   assert.deepEqual(
     ALLOW_ENV.slice("--allow-env=".length).split(",").sort(),
     [...ENV_VARIABLES].sort(),
   );
   assert.deepEqual(
     SERVER_FLAGS.filter((a) => a.startsWith("--allow-")).sort(),
-    ["--allow-read", ALLOW_ENV].sort(),
+    ["--allow-read", ALLOW_WRITE, ALLOW_ENV].sort(),
   );
+  assert.equal(ALLOW_WRITE, "--allow-write=/tmp");
 });
 
 Deno.test("the README's client configuration uses the same flags", () => {
   assert.ok(README.includes(`"${V8_FLAGS}"`));
   assert.ok(README.includes(`"${ALLOW_ENV}"`));
+  assert.ok(README.includes(`"${ALLOW_WRITE}"`));
 });
 
 Deno.test("deno task start is quiet, and its import map holds only what the server imports", async () => {

@@ -32,8 +32,13 @@ export type Overflow = "entries" | "memory";
 
 /** Options of {@linkcode HeldTree}. */
 export interface HeldTreeOptions {
-  /** Where misses are read: the real file system. */
+  /** Where misses are read: the real file system, perhaps through a fill's feed. */
   base: FsPort;
+  /**
+   * The disk itself, never a feed: what an entry of no known kind is (a FIFO?) is asked of
+   * it, since a fed stat says only file, folder or link. Default: `base`.
+   */
+  disk?: FsPort;
   /** The root's real path: every path the cache holds lies below it. */
   rootReal: string;
   /** The most entries kept (`INDEX_MAX_ENTRIES`). */
@@ -50,6 +55,7 @@ const HEAP_LOOK_BYTES = 1024 * 1024;
 /** What one root's index holds. */
 export class HeldTree {
   protected readonly base: FsPort;
+  readonly #disk: FsPort;
   protected readonly root: string;
   protected readonly tree: FolderTree;
   protected readonly maxEntries: number;
@@ -59,6 +65,7 @@ export class HeldTree {
   protected recording = false;
   #overflowed: Overflow | null = null;
   #overflowedAt = 0;
+  #special = false;
   /** Bumped by every change, so a listing read across an await is not kept stale. */
   protected generation = 0;
   /** Held folders checked on disk during this scan (or read from it). */
@@ -66,6 +73,7 @@ export class HeldTree {
 
   constructor(options: HeldTreeOptions) {
     this.base = options.base;
+    this.#disk = options.disk ?? options.base;
     this.root = options.rootReal;
     this.maxEntries = options.maxEntries;
     this.#maxBytes = options.maxBytes ?? Infinity;
@@ -180,6 +188,27 @@ export class HeldTree {
     }
     this.tree.keep(folder, names, kinds, time);
     this.verified.add(folder); // just read from disk, after the walk checked its real path
+    if (!this.#special && kinds.some((k) => k === 0)) this.#lookForSpecial(folder, names, kinds);
+  }
+
+  /**
+   * Whether a FIFO or device file was listed (contract §18: the runtime's watcher opens
+   * what an event names, and opening one blocks or acts): the root is then not watched.
+   */
+  get special(): boolean {
+    return this.#special;
+  }
+
+  /** Entries of no known kind (FIFOs, sockets, devices): one lstat each, never an open. */
+  #lookForSpecial(folder: number, names: readonly string[], kinds: readonly number[]): void {
+    const dir = this.tree.pathOf(folder);
+    for (let i = 0; i < names.length && !this.#special; i++) {
+      if (kinds[i] !== 0) continue;
+      try {
+        const info = this.#disk.lstat(dir + hostRules.sep + names[i]);
+        this.#special = !!(info.isFifo || info.isCharDevice || info.isBlockDevice);
+      } catch { /* gone since */ }
+    }
   }
 
   protected overflow(why: Overflow): void {
@@ -188,15 +217,47 @@ export class HeldTree {
     this.record(false);
   }
 
-  protected forget(abs: string, kind: string): void {
+  /**
+   * Forgets what an event of `kind` on `abs` names (contract §18): a modified entry's stat;
+   * for anything else (added, removed, renamed, unknown) the entry's stat and kind, what
+   * was below it, and its folder's listing and own stat, so that nothing is carried over
+   * to a name an event named. An event under a path through a link inside the root (the
+   * runtime's watch follows links) changes the real folder the link leads to.
+   */
+  protected forget(abs: string, kind: string, resolved = false): void {
     if (abs === this.root) return this.clear(); // the root itself changed: start over
     if (!abs.startsWith(this.root + hostRules.sep)) return;
     const { parent, dir, name } = this.tree.parentOf(abs);
-    if (parent < 0) return;
-    if (kind === "modify" || kind === "access") return this.#unstat(abs);
-    // Added, removed, renamed or unknown: read the folder again, and forget what was below.
+    if (parent < 0 && !resolved) {
+      const real = this.#realFolder(dir);
+      if (real !== null && real !== dir) {
+        return this.forget(real + hostRules.sep + name, kind, true);
+      }
+    }
+    this.#unstat(abs);
+    if (kind === "modify" || kind === "access") return;
     this.#relist(parent, dir);
     this.tree.drop(parent, name);
+  }
+
+  /**
+   * The real path of folder `dir` (through links), or of the nearest folder above it that
+   * is still there with the rest of `dir` after it, when it lies inside the root; `null`
+   * when it leads out of the root.
+   */
+  #realFolder(dir: string): string | null {
+    const sep = hostRules.sep;
+    for (let end = dir.length; end > this.root.length; end = dir.lastIndexOf(sep, end - 1)) {
+      let real: string;
+      try {
+        real = this.base.realPath(dir.slice(0, end));
+      } catch {
+        continue; // gone: try the folder above
+      }
+      const at = real + dir.slice(end);
+      return at === this.root || at.startsWith(this.root + sep) ? at : null;
+    }
+    return dir;
   }
 
   /** Forgets a folder's listing and its own stat (both changed): read again when needed. */

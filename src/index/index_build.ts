@@ -15,6 +15,19 @@ import type { IndexReport } from "./index_protocol.ts";
 
 /** How long a fill may take before it is given up (the root then goes back to walks). */
 export const FILL_TIMEOUT_MS = 60 * 60_000;
+/** Fills that fail in a row before the root goes back to walks (its watch tried again later). */
+export const FILL_ATTEMPTS = 5;
+
+/** Why no root is indexed when the server has no private folder for its cookies (§13, `why`). */
+export function noCookies(why: string): string {
+  return `the index has no private folder for its barrier (${why}; run the server with --allow-write=/tmp), so no indexed answer could be proved up to date`;
+}
+/** Why no root is indexed on Windows (contract §18: no order across watched folders). */
+export const NO_ORDER =
+  "on Windows the watch gives no order across folders, so no indexed answer could be proved up to date";
+/** Why a root that holds a FIFO or device file is not watched (contract §18). */
+export const SPECIAL_FILES =
+  "it holds a FIFO or device file, which the runtime's watcher would open (and block on) when an event names it; it is walked until the server restarts";
 
 /** The scan that fills `root`'s index: every entry to `maxDepth`, up to `maxEntries`. */
 export function fillRequest(root: Root, maxEntries: number, maxDepth?: number): SearchRequest {

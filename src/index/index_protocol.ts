@@ -16,6 +16,8 @@ export interface IndexReport {
   budgetBytes: number;
   /** The index passed `INDEX_MAX_ENTRIES` or its memory budget and was dropped. */
   overflowed: "entries" | "memory" | null;
+  /** It met a FIFO or device file, which the runtime's watcher would open (contract §18). */
+  special: boolean;
 }
 
 /** Server to index worker. */
@@ -32,9 +34,16 @@ export type IndexControl =
 
 /** Server to watch worker. */
 export type WatchCommand =
-  | { type: "watch"; path: string }
-  /** Answer `pong` once every event read so far has been sent. */
-  | { type: "ping"; id: number };
+  /**
+   * Watch the root's real path `path` and the root's private folder `cookies` (a real
+   * path) with one `Deno.watchFs` call; `queueLimit`: the kernel queue's length.
+   */
+  | { type: "watch"; path: string; cookies: string; queueLimit: number }
+  /**
+   * Write a cookie and answer `passed` once its event is back, after every change read
+   * before it has been sent (contract §18: the barrier).
+   */
+  | { type: "barrier"; id: number };
 
 /** Watch worker to server. */
 export type WatchReport =
@@ -45,7 +54,8 @@ export type WatchReport =
   | { type: "changes"; changes: Change[]; rescan: boolean }
   /** The watcher broke after it was ready: changes may have been lost. */
   | { type: "error"; reason: string }
-  | { type: "pong"; id: number };
+  /** Barrier `id` passed: every change before it has been sent. */
+  | { type: "passed"; id: number };
 
 /** Why a watch failed, in words without paths. */
 export function watchFailure(err: unknown): string {

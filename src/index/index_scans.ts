@@ -80,6 +80,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       const rootReal = message.request.root.realPath;
       cache ??= new TreeCache({
         base: fed,
+        disk: base,
         rootReal,
         maxEntries,
         maxBytes: budgetBytes,
@@ -94,6 +95,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         entries: index.overflowed ? index.overflowedAt : index.entries,
         budgetBytes,
         overflowed: index.overflowed,
+        special: index.special,
       });
       void answerScan(
         scope,

@@ -5,6 +5,7 @@
  */
 import type { Clock } from "../ports/mod.ts";
 import type { HungRoots } from "../workers/mod.ts";
+import type { PrivateFolder } from "./private_folder.ts";
 
 /** Where a root's index stands, for `fs.list_roots` and the logs. */
 export interface IndexStatus {
@@ -15,9 +16,16 @@ export interface IndexStatus {
   state: "off" | "starting" | "building" | "ready";
   /** Entries the index holds (while building: read so far). */
   entries: number;
-  /** Why it is off. */
+  /** Why it is off, or why it is being built again. */
   reason?: string;
+  /** Calls on this root since the server started: answered by the index, or by a walk. */
+  answers: { index: number; walk: number };
+  /** Why the last call on this root that walked did (contract §18: who answered). */
+  lastWalk?: string;
 }
+
+/** Where a root's index stands, without its calls. */
+export type RootState = Pick<IndexStatus, "state" | "entries" | "reason">;
 
 /** Options of {@linkcode LiveIndex}. */
 export interface LiveIndexOptions {
@@ -35,10 +43,19 @@ export interface LiveIndexOptions {
   graceMs?: number;
   /** How long a call waits for its root's index (busy with another call) before it walks. Default 1000 ms. */
   waitMs?: number;
-  /** How long the watch worker may take to pass on the changes it has read. Default 2000 ms. */
-  flushMs?: number;
+  /**
+   * The server's private folder (contract §13), where each root's watch worker writes its
+   * barrier cookies; none: no answer could be proved up to date, so every root walks.
+   */
+  cookies: PrivateFolder;
+  /** The kernel's event queue length (cookies.ts). Default: the kernel's default. */
+  queueLimit?: number;
+  /** How long a barrier may take before the call walks and the watch is restarted. Default 2000 ms. */
+  barrierMs?: number;
   /** How long after a failed or broken watch it is tried again. Default 60 s. */
   retryMs?: number;
+  /** How long a fill that failed waits before it is tried again, doubled each time. Default 500 ms. */
+  refillMs?: number;
   /** The memory of hung roots, shared with the walks. Default: its own. */
   hungRoots?: HungRoots;
   /** When calls are made. Default the system clock. */

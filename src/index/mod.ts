@@ -9,4 +9,6 @@
  * @module
  */
 export { LiveIndex } from "./live_index.ts";
+export { kernelQueueLimit } from "./cookies.ts";
+export { makePrivateFolder, type PrivateFolder, removePrivateFolder } from "./private_folder.ts";
 export type { IndexStatus, LiveIndexOptions } from "./live_index_options.ts";

@@ -6,7 +6,7 @@
  */
 import type { Root } from "../config.ts";
 import type { Task } from "../workers/mod.ts";
-import type { IndexStatus } from "./live_index_options.ts";
+import type { RootState } from "./live_index_options.ts";
 import type { RootWatch } from "./root_watch.ts";
 import { Turns } from "./turns.ts";
 
@@ -15,7 +15,7 @@ export interface RootIndex {
   /** Its place among the roots, from 1 (the logs name roots by number, never by path). */
   number: number;
   where: Root;
-  status: IndexStatus;
+  status: RootState;
   watch: RootWatch | null;
   index: Worker | null;
   /** Scans run one at a time on the index worker. */
@@ -25,6 +25,8 @@ export interface RootIndex {
   retry: ReturnType<typeof setTimeout> | undefined;
   /** Its events overflowed while it was building: build again once done. */
   rebuild: boolean;
+  /** Fills that failed in a row (each tried again after a longer wait, up to a bound). */
+  failedFills: number;
 }
 
 /** The index of root `where`, the `number`-th: not started. */
@@ -39,5 +41,6 @@ export function newRootIndex(number: number, where: Root): RootIndex {
     inflight: null,
     retry: undefined,
     rebuild: false,
+    failedFills: 0,
   };
 }

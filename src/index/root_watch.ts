@@ -1,8 +1,8 @@
 /**
  * A root's watch, as the server holds it (contract §18): the watch worker
- * (`watch_worker.ts`) and what it reports, and the flush before an indexed answer, which
- * waits until every change the worker has read is on its way to the index, never for
- * longer than the caller allows.
+ * (`watch_worker.ts`) and what it reports, and the barrier before an indexed answer, which
+ * waits until the worker's cookie is back and every change before it is on its way to the
+ * index, never for longer than the caller allows.
  *
  * @module
  */
@@ -16,8 +16,25 @@ export interface WatchEvents {
   ready(): void;
   /** Changes, in the order they happened; `rescan`: some were lost, start over. */
   changes(changes: Change[], rescan: boolean): void;
-  /** The watch cannot go on (`reason` has no path); `retry`: it may work later. */
-  lost(reason: string, retry: boolean): void;
+  /**
+   * The watch cannot go on (`reason` has no path); `retry`: it may work later (`soon`: a
+   * barrier that did not pass, tried again at once).
+   */
+  lost(reason: string, retry: boolean | "soon"): void;
+}
+
+/** Where a root's watch worker runs and what it watches. */
+export interface WatchPlace {
+  /** The watch worker's module. */
+  url: URL;
+  /** What it may read: the roots, their real paths, and `cookies`. */
+  readPaths: string[];
+  /** The root's real path. */
+  rootReal: string;
+  /** The root's private folder (a real path): the one place the worker may write. */
+  cookies: string;
+  /** The kernel queue's length. */
+  queueLimit: number;
 }
 
 /** One root's watch worker. */
@@ -27,15 +44,16 @@ export class RootWatch {
   readonly #pings = new Map<number, () => void>();
   #nextPing = 1;
 
-  /** Starts watching `rootReal` in a worker from `url`, allowed to read `readPaths`. */
-  constructor(url: URL, readPaths: string[], rootReal: string, events: WatchEvents) {
+  /** Starts watching the root in a worker, as `place` says. */
+  constructor(place: WatchPlace, events: WatchEvents) {
     this.#events = events;
-    this.#worker = spawnSandboxed(url, readPaths);
+    const { url, readPaths, cookies } = place;
+    this.#worker = spawnSandboxed(url, [...readPaths, cookies], [cookies]);
     this.#worker.onmessage = (event: MessageEvent<WatchReport>) => {
       const report = event.data;
       if (report.type === "ready") events.ready();
       else if (report.type === "changes") events.changes(report.changes, report.rescan);
-      else if (report.type === "pong") {
+      else if (report.type === "passed") {
         this.#pings.get(report.id)?.();
         this.#pings.delete(report.id);
       } else {
@@ -47,21 +65,33 @@ export class RootWatch {
       event.preventDefault();
       events.lost("the watch worker failed", false);
     };
-    const command: WatchCommand = { type: "watch", path: rootReal };
+    const command: WatchCommand = {
+      type: "watch",
+      path: place.rootReal,
+      cookies,
+      queueLimit: place.queueLimit,
+    };
     this.#worker.postMessage(command);
   }
 
   /**
-   * Waits until the worker has passed on every change it has read (true), at most `ms`: a
-   * watch that does not answer by then is lost (false). Rejects if `signal` aborts first.
+   * Passes a barrier: waits until the worker's cookie is back and every change before it
+   * has been sent on (true), at most `ms`. A cookie not back by then means a stalled or
+   * drowned watch: it is lost, to be started again (false). Rejects if `signal` aborts first.
    */
-  async flush(ms: number, signal?: AbortSignal): Promise<boolean> {
+  async barrier(ms: number, signal?: AbortSignal): Promise<boolean> {
     const id = this.#nextPing++;
-    const pong = new Promise<void>((resolve) => this.#pings.set(id, resolve));
-    const command: WatchCommand = { type: "ping", id };
+    const passed = new Promise<void>((resolve) => this.#pings.set(id, resolve));
+    const command: WatchCommand = { type: "barrier", id };
     this.#worker.postMessage(command);
-    if (await settledWithin(pong, ms, signal)) return true;
-    if (this.#pings.delete(id)) this.#events.lost("the watch stopped answering", true);
+    if (await settledWithin(passed, ms, signal)) return true;
+    if (signal?.aborted) {
+      this.#pings.delete(id); // the caller gave up first: not the watch's fault
+      return false;
+    }
+    if (this.#pings.delete(id)) {
+      this.#events.lost(`its watch did not pass a barrier within ${ms} ms`, "soon");
+    }
     return false;
   }
 

@@ -1,12 +1,19 @@
 /**
- * A root's watch worker (contract §18): it sets up `Deno.watchFs` on the root (which
- * walks the tree to add one watch per folder, so it runs here, never where calls are
- * answered) and sends the changes on in batches. Permissions: reading the roots only.
+ * A root's watch worker (contract §18): it sets up one `Deno.watchFs` call on the root and
+ * on the root's private folder of cookies (the runtime walks the tree to add one watch per
+ * folder, so this runs here, never where calls are answered), sends the changes on in
+ * batches, and passes barriers: asked for one, it writes a cookie in the private folder
+ * and answers once the cookie's event is back, every change read before it sent first
+ * (cookies.ts says why that is exact). A run of events long enough to have overflowed the
+ * kernel's queue is sent on as a loss, like the runtime's own `rescan`.
+ *
+ * Permissions: reading the roots and the private folder, writing the private folder only.
  *
  * Acts when loaded: only ever loaded as a worker.
  *
  * @module
  */
+import { Cookies } from "./cookies.ts";
 import {
   type Change,
   type WatchCommand,
@@ -21,12 +28,9 @@ const scope = self as unknown as {
 
 let pending: Change[] = [];
 let rescan = false;
-/** When the last event was read: a ping is answered once events have settled. */
-let lastEvent = 0;
-
-/** Events keep coming for a burst: a ping waits for a short quiet spell, within limits. */
-const QUIET_MS = 10;
-const MAX_WAIT_MS = 100;
+let cookies: Cookies | null = null;
+/** Barriers asked for before the watch was in place. */
+const early: number[] = [];
 
 function send(): void {
   if (pending.length === 0 && !rescan) return;
@@ -35,21 +39,56 @@ function send(): void {
   rescan = false;
 }
 
-async function watch(path: string): Promise<void> {
+/** Writes a cookie for `barrier` (or a fence); a cookie that cannot be written ends the watch. */
+function writeCookie(barrier: number | null): boolean {
+  const path = cookies!.cookie(barrier);
+  try {
+    Deno.writeFileSync(path, new Uint8Array(), { createNew: true });
+    return true;
+  } catch (err) {
+    send();
+    scope.postMessage({
+      type: "error",
+      reason: `its barrier cookie could not be written (${watchFailure(err)})`,
+    });
+    return false;
+  }
+}
+
+function removeCookie(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch { /* already gone */ }
+}
+
+async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise<void> {
   let watcher: Deno.FsWatcher;
   try {
-    watcher = Deno.watchFs(path, { recursive: true });
+    watcher = Deno.watchFs([command.path, command.cookies], { recursive: true });
   } catch (err) {
     scope.postMessage({ type: "failed", reason: watchFailure(err) });
     return;
   }
+  const sep = Deno.build.os === "windows" ? "\\" : "/";
+  cookies = new Cookies(command.cookies, command.queueLimit, sep);
   scope.postMessage({ type: "ready" });
+  for (const id of early.splice(0)) writeCookie(id);
   try {
     for await (const event of watcher) {
-      lastEvent = performance.now();
-      if (event.flag === "rescan") rescan = true;
-      pending.push({ kind: event.kind, paths: event.paths });
-      if (pending.length === 1) setTimeout(send, 0); // one batch per turn of the loop
+      if (event.flag === "rescan") rescan = true; // the runtime lost events: start over
+      const read = cookies.read(event.paths);
+      if (read.overflowed) rescan = true;
+      if (read.back !== null) removeCookie(read.back);
+      if (!read.cookie && event.flag !== "rescan") {
+        pending.push({ kind: event.kind, paths: event.paths });
+        if (pending.length === 1) setTimeout(send, 0); // one batch per turn of the loop
+      }
+      if (rescan && pending.length === 0) setTimeout(send, 0);
+      if (read.passed.length > 0) {
+        send();
+        for (const id of read.passed) scope.postMessage({ type: "passed", id });
+      }
+      if (cookies.fenceDue) writeCookie(null);
     }
   } catch (err) {
     send();
@@ -59,21 +98,7 @@ async function watch(path: string): Promise<void> {
 
 scope.onmessage = (event) => {
   const command = event.data;
-  if (command.type === "watch") {
-    void watch(command.path);
-  } else {
-    // Let the events the runtime holds reach the loop (a burst takes many turns of it),
-    // then send them before the answer.
-    const started = performance.now();
-    const settle = () => {
-      const now = performance.now();
-      if (now - lastEvent < QUIET_MS && now - started < MAX_WAIT_MS) {
-        setTimeout(settle, 2);
-        return;
-      }
-      send();
-      scope.postMessage({ type: "pong", id: command.id });
-    };
-    setTimeout(settle, 0);
-  }
+  if (command.type === "watch") void watch(command);
+  else if (cookies === null) early.push(command.id);
+  else writeCookie(command.id);
 };

@@ -38,13 +38,23 @@ export const LIST_ROOTS_TOOL: Tool = {
               type: "object",
               additionalProperties: false,
               description:
-                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why).",
+                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why). 'answers' counts this root's calls by who answered them; 'lastWalk' says why the last call that walked did.",
               properties: {
                 state: { type: "string", enum: ["off", "starting", "building", "ready"] },
                 entries: { type: "integer", minimum: 0 },
                 reason: { type: "string" },
+                answers: {
+                  type: "object",
+                  additionalProperties: false,
+                  properties: {
+                    index: { type: "integer", minimum: 0 },
+                    walk: { type: "integer", minimum: 0 },
+                  },
+                  required: ["index", "walk"],
+                },
+                lastWalk: { type: "string" },
               },
-              required: ["state", "entries"],
+              required: ["state", "entries", "answers"],
             },
           },
           required: ["path", "isDefault"],

@@ -23,7 +23,13 @@ import { summaryLine } from "../presentation.ts";
 import type { Guard } from "../security/mod.ts";
 import { HungRoots, WorkerScanner } from "../workers/mod.ts";
 import { Pager } from "../paging/mod.ts";
-import { type IndexStatus, LiveIndex } from "../index/mod.ts";
+import {
+  type IndexStatus,
+  kernelQueueLimit,
+  LiveIndex,
+  makePrivateFolder,
+  removePrivateFolder,
+} from "../index/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import { searchByTime, type SearchDeps } from "../search/mod.ts";
 import { LineTransport } from "./line_transport.ts";
@@ -124,12 +130,15 @@ export function createServer(deps: ServerDeps): Server {
       extra.signal.addEventListener("abort", () => (cancelledAt = deps.clock.now()), {
         once: true,
       });
+      // Who answered (contract §18): the live index says; without one, every call walks.
+      let answeredBy = deps.indexStatus ? "a walk" : "a walk (INDEX=off)";
       try {
         const result = await searchByTime(
           params.arguments,
           { ...deps, maxResultChars: deps.config.maxResultChars },
           extra.signal,
           progress.report,
+          (by) => (answeredBy = by),
         );
         await progress.flush();
         const { stats } = result.output;
@@ -137,7 +146,7 @@ export function createServer(deps: ServerDeps): Server {
           "info",
           `search: ${
             summaryLine(result)
-          } Scanned ${stats.scannedFiles} files in ${stats.scannedDirectories} folders, ${stats.elapsedMs} ms.`,
+          } Scanned ${stats.scannedFiles} files in ${stats.scannedDirectories} folders, ${stats.elapsedMs} ms. Answered by ${answeredBy}.`,
         );
         return successResult(result, deps.clock.now());
       } catch (err) {
@@ -194,10 +203,18 @@ export async function serve(options: ServeOptions): Promise<void> {
   const hungRoots = new HungRoots();
   const walk = new WorkerScanner({ readPaths, hungRoots, ...(workerUrl ? { workerUrl } : {}) });
   // With the index on, a root's scans are answered from memory once it is ready; `on`
-  // starts every root's index now, `lazy` on the root's first call (contract §18).
-  const index = config.index.mode !== "off"
+  // starts every root's index now, `lazy` on the root's first call (contract §18). Its
+  // barrier needs the server's private folder (§13), removed when the server stops.
+  const cookies = config.index.mode !== "off"
+    ? makePrivateFolder(config.roots.map((r) => r.realPath))
+    : null;
+  const removeCookies = () => cookies?.path && removePrivateFolder(cookies.path);
+  globalThis.addEventListener("unload", removeCookies);
+  const index = cookies
     ? new LiveIndex(walk, config.roots, {
       readPaths,
+      cookies,
+      queueLimit: kernelQueueLimit(),
       hungRoots,
       eager: config.index.mode === "on",
       maxDepth: config.limits.maxDepth,
@@ -223,4 +240,6 @@ export async function serve(options: ServeOptions): Promise<void> {
   await server.connect(transport);
   await closed;
   scanner.close();
+  removeCookies();
+  globalThis.removeEventListener("unload", removeCookies);
 }

@@ -63,6 +63,8 @@ export interface PageOptions {
    * @default {the pager's clock, now}
    */
   sequenceStart?: number;
+  /** Told who answered (contract §18): the scanner's word, or an earlier page's scan. */
+  onAnswered?: (by: string) => void;
 }
 
 /** Options of {@linkcode Pager}. */
@@ -111,20 +113,24 @@ export class Pager {
 
   /** The page of `limit` matches. */
   async #whole(request: SearchRequest, snapshotKey: string, options: PageOptions): Promise<Page> {
-    const { signal, onProgress } = options;
+    const { signal, onProgress, onAnswered } = options;
     // From the second page of a complete scan on, a snapshot serves the pages: the
     // first page stays a lean scan, since most callers never ask for a second.
     const snapshotUsable = this.#snapshots !== null && !!request.after?.key &&
       request.after.boundary === null;
     const snapshot = snapshotUsable ? this.#snapshots!.get(snapshotKey) : undefined;
     const fromSnapshot = snapshot && pageFromSnapshot(snapshot, request);
-    if (fromSnapshot) return fromSnapshot;
+    if (fromSnapshot) {
+      onAnswered?.("the snapshot of this paging sequence's scan");
+      return fromSnapshot;
+    }
 
     const keepAll = snapshotUsable ? this.#snapshots!.maxItems : 0;
     const outcome = await this.#scanner.run(request, {
       keepAll,
       ...(signal ? { signal } : {}),
       ...(onProgress ? { onProgress } : {}),
+      ...(onAnswered ? { onAnswered } : {}),
     });
     const { all, allComplete, total } = outcome.collected;
     if (all && all.length > request.limit) {

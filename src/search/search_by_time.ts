@@ -82,6 +82,8 @@ export async function searchByTime(
   deps: SearchDeps,
   signal?: AbortSignal,
   onProgress?: (progress: ScanProgress) => void,
+  /** Told who answered (contract §18: the index, a walk and why, a snapshot). */
+  onAnswered?: (by: string) => void,
 ): Promise<SearchResult> {
   const started = deps.clock.now();
   const { request, queryHash, now } = parseArguments(args, deps.config, deps.guard, started);
@@ -120,6 +122,7 @@ export async function searchByTime(
     ...(signal ? { signal } : {}),
     ...(onProgress ? { onProgress } : {}),
     ...(fits ? { fits } : {}),
+    ...(onAnswered ? { onAnswered } : {}),
   });
   return { output: render(page), request, cutForSize: page.cutForSize, hung: page.hung };
 }

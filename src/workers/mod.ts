@@ -25,4 +25,4 @@ export {
   type ScanTask,
   type WorkerScope,
 } from "./worker_protocol.ts";
-export { ioFailure, runTask, type Task, type TaskOptions } from "./worker_task.ts";
+export { failureKind, ioFailure, runTask, type Task, type TaskOptions } from "./worker_task.ts";

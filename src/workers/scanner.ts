@@ -31,6 +31,11 @@ export interface RunOptions {
    * @default {0}
    */
   keepAll?: number;
+  /**
+   * Told who answered (contract §18): "the index", or "a walk (why)". A scanner that
+   * only walks says nothing.
+   */
+  onAnswered?: (by: string) => void;
 }
 
 /** Runs scans. */

@@ -144,15 +144,17 @@ export class WorkerPool {
 
 /**
  * A Web Worker whose Deno permissions allow reading `readPaths` and nothing else
- * (contract §13, layer 2): every worker that touches the file system is made here.
+ * (contract §13, layer 2): every worker that touches the file system is made here. Only
+ * the live index's watch worker is given `writePaths`: the server's private folder of
+ * barrier cookies (contract §13, §18); every other worker writes nothing.
  */
-export function spawnSandboxed(url: URL, readPaths: string[]): Worker {
+export function spawnSandboxed(url: URL, readPaths: string[], writePaths: string[] = []): Worker {
   return new Worker(url, {
     type: "module",
     deno: {
       permissions: {
         read: readPaths,
-        write: false,
+        write: writePaths.length > 0 ? writePaths : false,
         net: false,
         env: false,
         run: false,

@@ -177,3 +177,9 @@ export function ioFailure(kind: string): ToolError {
     "Retry in a moment, or narrow 'path'.",
   );
 }
+
+/** What an {@linkcode ioFailure} names (an error's class, no path), or `null` for another error. */
+export function failureKind(err: unknown): string | null {
+  if (!(err instanceof ToolError) || err.code !== "IOFailure") return null;
+  return /\(([^()]*)\)\.$/.exec(err.message)?.[1] ?? "failure";
+}

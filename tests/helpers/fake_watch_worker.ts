@@ -48,7 +48,7 @@ function release(id: number, started = performance.now()): void {
   }
   if (held.length > 0) scope.postMessage({ type: "changes", changes: held, rescan: false });
   held = [];
-  scope.postMessage({ type: "pong", id });
+  scope.postMessage({ type: "passed", id });
 }
 
 scope.onmessage = (event) => {
@@ -75,6 +75,6 @@ scope.onmessage = (event) => {
     if (mode === "rescan") scope.postMessage({ type: "changes", changes: [], rescan: true });
   };
   if (++pings === at && after === null) fault();
-  scope.postMessage({ type: "pong", id: command.id });
+  scope.postMessage({ type: "passed", id: command.id });
   if (pings === at && after !== null) setTimeout(fault, Number(after));
 };

@@ -11,7 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/types.d.ts"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ENV_VARIABLES } from "../../src/config.ts";
-import { V8_FLAGS } from "../../src/runtime_flags.ts";
+import { ALLOW_WRITE, V8_FLAGS } from "../../src/runtime_flags.ts";
 import type { TestSeam } from "./seam.ts";
 import { childEnv, runDeno } from "./spawn.ts";
 
@@ -25,6 +25,7 @@ export const SERVER_ARGS = [
   "--quiet",
   V8_FLAGS,
   "--allow-read",
+  ALLOW_WRITE,
   `--allow-env=${ENV_VARIABLES.join(",")}`,
   MAIN,
 ];
@@ -109,6 +110,10 @@ export interface RootIndexInfo {
   state: string;
   entries: number;
   reason?: string;
+  /** The root's calls by who answered them (absent from a server that does not say). */
+  answers?: { index: number; walk: number };
+  /** Why the last call that walked did. */
+  lastWalk?: string;
 }
 
 /** The first root's live index, from `fs.list_roots`. */

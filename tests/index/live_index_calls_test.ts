@@ -39,11 +39,13 @@ async function setup(options: Setup) {
   const indexed = engine(tree.root, { scanner: index, env });
   const fresh = engine(tree.root, { env });
   const status = () => index.status()[0]!;
+  /** Where the index stands, without who answered. */
+  const state = () => ({ state: status().state, entries: status().entries });
   const dispose = async () => {
     index.close();
     await tree.dispose();
   };
-  return { tree, index, indexed, fresh, status, [Symbol.asyncDispose]: dispose };
+  return { tree, index, indexed, fresh, status, state, [Symbol.asyncDispose]: dispose };
 }
 
 /** Starts the index with a call (a walk), and waits until it is built. */
@@ -63,21 +65,23 @@ async function fill(t: Awaited<ReturnType<typeof setup>>): Promise<number> {
 const NEWEST = { timeField: "modified", limit: 1 };
 
 Deno.test({
-  name: "live index: an answer waits for the changes the watch has read (the flush)",
+  name: "live index: an answer waits for the changes the watch has read (the barrier)",
   ...sanitize,
   async fn() {
-    // The watch passes changes on only when the server asks for them before an answer.
+    // The watch passes changes on only when a barrier asks for them before an answer.
     await using t = await setup({ watch: fakeWatch("hold") });
     await fill(t);
     const read = watchRead();
     // A new time on a file changes nothing in its folder: only its event says so.
     const t10 = new Date(T0 + 10 * DAY);
     await Deno.utime(t.tree.abs("d/f0.txt"), t10, t10);
-    // Once the watch has read it (it holds it until a flush), the answer must see it.
+    // Once the watch has read it (it holds it until a barrier), the answer must see it.
     await until(() => read.has("f0.txt"), "the watch to read the change").finally(read.close);
+    const { index } = t.status().answers;
     const newest = await t.indexed.search(NEWEST);
     assert.deepEqual(newest.matches.map((m) => m.path), ["d/f0.txt"]);
     assert.deepEqual(newest.matches, (await t.fresh.search(NEWEST)).matches);
+    assert.equal(t.status().answers.index, index + 1, "the index answered");
   },
 });
 
@@ -121,17 +125,17 @@ Deno.test({
     const queued = t.indexed.search({ timeField: "modified" }, cancel.signal);
     setTimeout(() => cancel.abort(new Error("cancelled by the test")), 100);
     await assert.rejects(queued, /cancelled by the test/);
-    assert.deepEqual(t.status(), { state: "ready", entries });
+    assert.deepEqual(t.state(), { state: "ready", entries });
     await ahead;
-    assert.deepEqual(t.status(), { state: "ready", entries });
+    assert.deepEqual(t.state(), { state: "ready", entries });
     // Running: cancelled while it reads the slow folder.
     const stop = new AbortController();
     const running = t.indexed.search({ timeField: "modified" }, stop.signal);
     setTimeout(() => stop.abort(new Error("cancelled by the test")), 100);
     await assert.rejects(running, /cancelled by the test/);
-    assert.deepEqual(t.status(), { state: "ready", entries });
+    assert.deepEqual(t.state(), { state: "ready", entries });
     const next = await t.indexed.search({ timeField: "modified" }); // after the cancelled scan
-    assert.deepEqual(t.status(), { state: "ready", entries });
+    assert.deepEqual(t.state(), { state: "ready", entries });
     assert.deepEqual(next.matches, (await t.fresh.search({ timeField: "modified" })).matches);
   },
 });
@@ -156,5 +160,6 @@ Deno.test({
     assert.equal(out[0]!.stats.truncated, false);
     assert.deepEqual(out[0]!.matches, (await t.fresh.search({ timeField: "modified" })).matches);
     assert.equal(t.status().state, "off");
+    assert.equal(t.status().lastWalk, "its index went away during the call");
   },
 });

@@ -1,7 +1,8 @@
 /**
  * The live index end to end (contract §18): with `INDEX=on` a root's index is built at
- * start-up, with `lazy` on its first call; fs.list_roots says where it stands, and a
- * change made meanwhile is in the next answer.
+ * start-up, with `lazy` on its first call; fs.list_roots says where it stands and who
+ * answered each call, and a change made just before a call is in its answer, from the
+ * index (the barrier: no waiting for the watch to catch up).
  */
 import assert from "node:assert/strict";
 import { connect, rootIndex } from "../helpers/server.ts";
@@ -19,7 +20,11 @@ Deno.test({
     await using conn = await connect({ ALLOW_ROOTS: tree.root });
     // No call made: the index is built in the background, every entry in it.
     await until(async () => (await rootIndex(conn))?.state === "ready", "the index");
-    assert.deepEqual(await rootIndex(conn), { state: "ready", entries: 33 });
+    assert.deepEqual(await rootIndex(conn), {
+      state: "ready",
+      entries: 33,
+      answers: { index: 0, walk: 0 },
+    });
     const args = { timeField: "modified", limit: 5 };
     const paths = async () =>
       ((await conn.search(args)).structuredContent as { matches: { path: string }[] }).matches
@@ -32,12 +37,13 @@ Deno.test({
       "d2/f26.txt",
       "d1/f25.txt",
     ]);
-    // A change: it reaches the index through the watcher.
+    // A change made just before a call is in its answer: the barrier waits for its event.
     await Deno.writeTextFile(tree.abs("d1/new.txt"), "new");
-    await until(async () => (await paths())[0] === "d1/new.txt", "the change to be seen");
+    assert.equal((await paths())[0], "d1/new.txt");
     await Deno.remove(tree.abs("d1/new.txt"));
-    await until(async () => !(await paths()).includes("d1/new.txt"), "the removal to be seen");
     assert.deepEqual(await paths(), before);
+    // Every one of those calls was answered by the index.
+    assert.deepEqual((await rootIndex(conn)).answers, { index: 3, walk: 0 });
   },
 });
 
@@ -47,10 +53,22 @@ Deno.test({
   async fn() {
     await using tree = await makeTree({ "a/b.txt": { mtime: T0 }, "c.txt": { mtime: T0 + 1 } });
     await using conn = await connect({ ALLOW_ROOTS: tree.root, INDEX: "lazy" });
-    assert.deepEqual(await rootIndex(conn), { state: "off", entries: 0, reason: "not used yet" });
+    assert.deepEqual(await rootIndex(conn), {
+      state: "off",
+      entries: 0,
+      reason: "not used yet",
+      answers: { index: 0, walk: 0 },
+    });
     const found = await conn.search({ timeField: "modified" }); // walked; starts the index
     assert.equal((found.structuredContent as { matches: unknown[] }).matches.length, 2);
     await until(async () => (await rootIndex(conn))?.state === "ready", "the index");
-    assert.deepEqual(await rootIndex(conn), { state: "ready", entries: 3 });
+    assert.deepEqual(await rootIndex(conn), {
+      state: "ready",
+      entries: 3,
+      answers: { index: 0, walk: 1 },
+      lastWalk: "its watch is starting",
+    });
+    await conn.search({ timeField: "modified" });
+    assert.deepEqual((await rootIndex(conn)).answers, { index: 1, walk: 1 });
   },
 });

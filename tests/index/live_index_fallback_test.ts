@@ -54,8 +54,16 @@ for (const mode of ["rescan", "error"] as const) {
         await until(() => t.status().state === "ready", "the watch");
         await t.paths(t.indexed); // fills the index (ping 1 and 2)
         assert.ok(t.status().entries > 0);
+        // Both pages came from the index (the first call walked: the watch was starting).
+        assert.deepEqual(t.status().answers, { index: 2, walk: 1 });
         await change(t.tree.root);
         assert.deepEqual(await t.paths(t.indexed), await t.paths(t.fresh));
+        // The fault came with the next call: it walked, and said why.
+        assert.equal(t.status().answers.index, 2);
+        assert.match(
+          t.status().lastWalk!,
+          mode === "rescan" ? /events were lost/ : /the watch broke: simulated/,
+        );
         if (mode === "error") {
           assert.equal(t.status().state, "off");
           assert.match(t.status().reason!, /the watch broke: simulated/);

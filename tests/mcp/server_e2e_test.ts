@@ -331,7 +331,12 @@ Deno.test({
     const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
     assert.equal(result.isError, false);
     // Before any search, neither root has a live index yet (contract §18).
-    const notYet = { state: "off", entries: 0, reason: "not used yet" };
+    const notYet = {
+      state: "off",
+      entries: 0,
+      reason: "not used yet",
+      answers: { index: 0, walk: 0 },
+    };
     const { serverTime, timeZone, ...listed } = result.structuredContent as {
       serverTime: string;
       timeZone: { name: string; offset: string };
@@ -379,7 +384,7 @@ Deno.test({
     assert.match(texts[0]!, /^info: file-time-search \d+\.\d+\.\d+: 1 root\(s\); limits: /);
     assert.match(
       texts[1]!,
-      /^info: search: Found 3 files \(sorted by modified desc\)\. Scanned \d+ files in \d+ folders, \d+ ms\.$/,
+      /^info: search: Found 3 files \(sorted by modified desc\)\. Scanned \d+ files in \d+ folders, \d+ ms\. Answered by a walk \(INDEX=off\)\.$/,
     );
     assert.equal(texts[2], "info: search refused: InvalidEnum.");
     for (const t of texts) assert.ok(!t.includes(tree.root), t);

@@ -1,0 +1,264 @@
+/**
+ * Each root's live index over its life (contract §18): its watch (root_watch.ts), the fill
+ * that makes it `ready` (index_build.ts, tried again with a growing wait when it fails),
+ * the loss of events that makes it learn everything again, the index worker that runs
+ * its scans one at a time, and the way back to plain walks, said once in the logs, with
+ * the reason `fs.list_roots` shows. live_index.ts decides which calls it answers.
+ *
+ * @module
+ */
+import type { Root } from "../config.ts";
+import { ToolError } from "../errors.ts";
+import { type Clock, systemClock } from "../ports/mod.ts";
+import { hostRules } from "../security/mod.ts";
+import { WHOLE } from "../walk/mod.ts";
+import {
+  failureKind,
+  runTask,
+  spawnSandboxed,
+  type Task,
+  type TaskOptions,
+} from "../workers/mod.ts";
+import type { SearchRequest } from "../query/mod.ts";
+import { WORKER_MODULES } from "../worker_modules.ts";
+import type { Calls } from "./calls.ts";
+import { DEFAULT_QUEUE_LIMIT } from "./cookies.ts";
+import {
+  FILL_ATTEMPTS,
+  FILL_TIMEOUT_MS,
+  fillRequest,
+  helperLine,
+  offLine,
+  overflowReason,
+  readyLine,
+  rebuildLine,
+  SPECIAL_FILES,
+} from "./index_build.ts";
+import type { IndexControl, IndexReport } from "./index_protocol.ts";
+import type { LiveIndexOptions } from "./live_index_options.ts";
+import { RootWatch } from "./root_watch.ts";
+import { startFeed } from "./fill_feed.ts";
+import { newRootIndex, type RootIndex } from "./root_index.ts";
+
+/** The index went away under a call (its root went back to walks). */
+export class IndexStopped extends Error {}
+
+/** The roots' indexes, each started on first use. */
+export class RootKeeper {
+  readonly #options: LiveIndexOptions;
+  readonly #calls: Calls;
+  readonly #clock: Clock;
+  readonly #roots = new Map<string, RootIndex>();
+  readonly #order: string[];
+  #closed = false;
+
+  /** `calls`: the calls running now, which fills give way to. */
+  constructor(roots: readonly Root[], options: LiveIndexOptions, calls: Calls) {
+    this.#options = options;
+    this.#calls = calls;
+    this.#clock = options.clock ?? systemClock;
+    this.#order = roots.map((r) => r.path);
+  }
+
+  /** The index of the root at `path`, if it was started. */
+  get(path: string): RootIndex | undefined {
+    return this.#roots.get(path);
+  }
+
+  /** Stops every root's watch and workers. */
+  close(): void {
+    this.#closed = true;
+    for (const root of this.#roots.values()) {
+      clearTimeout(root.retry);
+      root.inflight?.abandon();
+      root.watch?.close();
+      root.index?.terminate();
+    }
+  }
+
+  #indexReport(root: RootIndex, report: IndexReport): void {
+    if (report.special) {
+      root.inflight = null; // its answer stands: it was given before the watch could block
+      return this.#stop(root, SPECIAL_FILES);
+    }
+    if (report.overflowed === null) {
+      root.status.entries = report.entries;
+      return;
+    }
+    root.inflight = null; // its answer stands: the index is dropped after it
+    this.#stop(root, overflowReason(report, this.#options.maxEntries));
+  }
+
+  /** The index of `root`, started (its watch set up) if it was not. */
+  rootIndex(root: Root): RootIndex {
+    let found = this.#roots.get(root.path);
+    if (!found) {
+      found = newRootIndex(this.#order.indexOf(root.path) + 1, root);
+      this.#roots.set(root.path, found);
+      this.#watch(found);
+    }
+    return found;
+  }
+
+  #watch(root: RootIndex): void {
+    if (this.#closed) return;
+    root.status = { state: "starting", entries: 0 };
+    const cookies = `${this.#options.cookies.path}${hostRules.sep}${root.number}`;
+    try {
+      // Afresh: a stalled watch may have left cookies that never came back.
+      Deno.removeSync(cookies, { recursive: true });
+    } catch { /* not there yet */ }
+    try {
+      Deno.mkdirSync(cookies, { recursive: true });
+    } catch (err) {
+      const why = err instanceof Error ? err.name : "error";
+      return this.#stop(root, `its private folder could not be made (${why})`);
+    }
+    root.watch = new RootWatch({
+      url: this.#options.watchWorkerUrl ?? WORKER_MODULES.watch,
+      readPaths: this.#options.readPaths,
+      rootReal: root.where.realPath,
+      cookies,
+      queueLimit: this.#options.queueLimit ?? DEFAULT_QUEUE_LIMIT,
+    }, {
+      ready: () => void this.#build(root),
+      changes: (changes, rescan) => {
+        root.index?.postMessage({ type: "changes", changes, rescan } satisfies IndexControl);
+        this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
+        if (!rescan) return;
+        // Events may have been lost: calls walk until every entry is learned again.
+        this.#options.log("warning", rebuildLine(root.number));
+        if (root.status.state === "building") root.rebuild = true;
+        else if (root.status.state === "ready") void this.#build(root, "events were lost");
+      },
+      lost: (reason, retry) => {
+        this.#stop(root, reason);
+        if (!retry) return;
+        clearTimeout(root.retry);
+        const ms = retry === "soon" ? 0 : this.#options.retryMs ?? 60_000;
+        root.retry = setTimeout(() => this.#watch(root), ms);
+      },
+    });
+  }
+
+  /**
+   * Fills the root's index in the background (index_build.ts), then makes it `ready`;
+   * calls meanwhile walk, and the fill gives way to them.
+   */
+  async #build(root: RootIndex, reason?: string): Promise<void> {
+    const started = this.#clock.now();
+    root.status = { state: "building", entries: 0, ...(reason ? { reason } : {}) };
+    root.rebuild = false;
+    // A call still on the index (before a rebuild) ends within its own hard deadline.
+    const leave = await root.turns.take(FILL_TIMEOUT_MS);
+    if (!leave) return this.#stop(root, "its index could not be built (a call on it never ended)");
+    if (this.#closed || root.status.state !== "building") return leave();
+    const request = fillRequest(root.where, this.#options.maxEntries, this.#options.maxDepth);
+    const endFeed = startFeed(root.index ??= this.#startIndex(), request, {
+      url: this.#options.fillWorkerUrl ?? WORKER_MODULES.fill,
+      readPaths: this.#options.readPaths,
+      giveWay: this.#calls.running,
+      graceMs: this.#options.graceMs ?? 1000,
+      onFailed: () => this.#options.log("warning", helperLine(root.number)),
+    });
+    const task = this.task(root, request, leave, {
+      plan: { share: WHOLE, keepAll: 0 },
+      signal: new AbortController().signal,
+      onProgress: ({ files, directories }) => {
+        if (root.status.state === "building") root.status.entries = files + directories;
+      },
+      giveWay: this.#calls.running,
+    });
+    const worker = root.index;
+    try {
+      const outcome = await task.outcome.finally(endFeed);
+      if (root.status.state !== "building" || root.index !== worker) return; // stopped meanwhile
+      if (root.rebuild) return void this.#build(root, "events were lost");
+      root.status = { state: "ready", entries: root.status.entries };
+      root.failedFills = 0;
+      const ms = this.#clock.now() - started;
+      this.#options.log("info", readyLine(root.number, root.status.entries, ms, outcome));
+    } catch (err) {
+      if (this.#closed || root.status.state !== "building" || root.index !== worker) return;
+      this.#fillFailed(root, err);
+    }
+  }
+
+  /**
+   * A fill that failed (the tree kept changing under it, say) is tried again after a wait
+   * that doubles each time; after {@linkcode FILL_ATTEMPTS} in a row, the root walks, and
+   * its watch is tried again later.
+   */
+  #fillFailed(root: RootIndex, err: unknown): void {
+    const kind = failureKind(err);
+    const why = kind === "IndexUnsettled"
+      ? "the tree kept changing under it"
+      : kind ?? (err instanceof ToolError ? err.code : err instanceof Error ? err.name : "error");
+    const tries = ++root.failedFills;
+    if (tries < FILL_ATTEMPTS) {
+      const reason = `its fill is tried again (${why})`;
+      root.status = { state: "building", entries: root.status.entries, reason };
+      const ms = (this.#options.refillMs ?? 500) * 2 ** (tries - 1);
+      clearTimeout(root.retry);
+      root.retry = setTimeout(() => void this.#build(root, reason), ms);
+      return;
+    }
+    root.failedFills = 0;
+    this.#stop(root, `its index could not be built in ${tries} tries (${why})`);
+    clearTimeout(root.retry);
+    root.retry = setTimeout(() => this.#watch(root), this.#options.retryMs ?? 60_000);
+  }
+
+  /**
+   * Runs `request` on the root's index worker (started if need be) as the root's scan in
+   * flight; `leave` ends the turn once the worker is done with it.
+   */
+  task(
+    root: RootIndex,
+    request: SearchRequest,
+    leave: () => void,
+    options: Omit<TaskOptions, "graceMs" | "settle" | "onReport">,
+  ): Task {
+    const worker = root.index ??= this.#startIndex();
+    const task = runTask(worker, request, {
+      ...options,
+      graceMs: this.#options.graceMs ?? 1000,
+      settle: (keep) => {
+        if (root.inflight === task) root.inflight = null;
+        if (!keep && root.index === worker) this.#dropIndex(root); // stuck: start afresh
+        leave();
+      },
+      onReport: (report) => this.#indexReport(root, report as IndexReport),
+    });
+    root.inflight = task;
+    return task;
+  }
+
+  #startIndex(): Worker {
+    const url = this.#options.indexWorkerUrl ?? WORKER_MODULES.index;
+    const worker = spawnSandboxed(url, this.#options.readPaths);
+    worker.postMessage({ type: "record", maxEntries: this.#options.maxEntries } as IndexControl);
+    return worker;
+  }
+
+  #dropIndex(root: RootIndex): void {
+    root.index?.terminate();
+    root.index = null;
+    root.status.entries = 0;
+  }
+
+  /**
+   * Back to plain walks for this root, never a stale answer; said once in the logs. A
+   * call on the index now is answered by a walk.
+   */
+  #stop(root: RootIndex, reason: string): void {
+    root.inflight?.abandon(new IndexStopped());
+    root.inflight = null;
+    root.watch?.close();
+    root.watch = null;
+    this.#dropIndex(root);
+    if (root.status.state === "off" && root.status.reason === reason) return;
+    root.status = { state: "off", entries: 0, reason };
+    this.#options.log("warning", offLine(root.number, reason));
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The real server with its live index (INDEX=on, the real watcher), as the "never stale"
+ * tests drive it: started on a tree, waited for until `ready`, and asked questions whose
+ * answers are compared with a fresh walk of the same tree, with who answered read from
+ * `fs.list_roots`.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import type { SearchOutput } from "../../src/search/search_by_time.ts";
+import { engine } from "./engine.ts";
+import { connect, type Connection, rootIndex, type RootIndexInfo } from "./server.ts";
+import { until } from "./until.ts";
+
+/** A server whose first root is `root`, with its index ready. */
+export interface IndexedServer {
+  conn: Connection;
+  /** The root's index now. */
+  info(): Promise<RootIndexInfo>;
+  /** One call's matches, from the server. */
+  matches(args: Record<string, unknown>): Promise<SearchOutput["matches"]>;
+  /**
+   * Asks `args` of the server and of a fresh walk, asserts both give the same matches,
+   * and returns who answered the server's call ("index", or the walk's reason).
+   */
+  same(args: Record<string, unknown>): Promise<string>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Starts the server on `root` with `env` on top, and waits until its index is ready. */
+export async function indexedServer(
+  root: string,
+  env: Record<string, string> = {},
+): Promise<IndexedServer> {
+  const conn = await connect({ ALLOW_ROOTS: root, ...env });
+  const info = () => rootIndex(conn);
+  const fresh = engine(root, { env: { INDEX: "off" } });
+  const matches = async (args: Record<string, unknown>) =>
+    ((await conn.search(args)).structuredContent as unknown as SearchOutput).matches;
+  try {
+    await until(async () => (await info()).state === "ready", "the index");
+  } catch (err) {
+    await conn.close();
+    throw err;
+  }
+  return {
+    conn,
+    info,
+    matches,
+    same: async (args) => {
+      const before = (await info()).answers;
+      const got = await matches(args);
+      const after = await info();
+      assert.deepEqual(got, (await fresh.search(args)).matches, JSON.stringify(args));
+      if (!before || !after.answers) return "a server that does not say who answered";
+      if (after.answers.index > before.index) return "index";
+      return after.lastWalk ?? "a walk";
+    },
+    [Symbol.asyncDispose]: () => conn.close(),
+  };
+}
+
+/**
+ * Two processes that keep both cores busy until disposed, so that the watcher's thread
+ * and the server compete for them as on a loaded machine.
+ */
+export function cpuHogs(n = 2): AsyncDisposable {
+  const hogs = Array.from({ length: n }, () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["eval", "for (;;) {}"],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn());
+  return {
+    [Symbol.asyncDispose]: async () => {
+      for (const hog of hogs) hog.kill("SIGKILL");
+      await Promise.all(hogs.map((h) => h.status));
+    },
+  };
+}

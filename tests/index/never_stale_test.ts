@@ -1,0 +1,206 @@
+/**
+ * Never stale (contract §18), end to end: the real server (INDEX=on, the runtime's own
+ * watcher) is asked right after everyday changes, and must give what a fresh walk gives,
+ * from its index where it can: an editor's save (a temp file renamed over the name, `sed
+ * -i`), a file replaced by a hard link, two files exchanged in one step, a folder renamed
+ * away and back; a JavaScript workspace whose packages are reached through links (the
+ * runtime reports their events under the link's path); a burst of 20,000 changed times
+ * with both cores busy (more events than the kernel's queue holds); a FIFO, made before
+ * or after start-up; and a tree that keeps changing while its index is built.
+ */
+import assert from "node:assert/strict";
+import { canExchange, exchange } from "../helpers/exchange.ts";
+import { cpuHogs, indexedServer } from "../helpers/indexed_server.ts";
+import { connect, rootIndex } from "../helpers/server.ts";
+import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+import { until } from "../helpers/until.ts";
+import { sanitize } from "../helpers/sanitize.ts";
+
+const posix = Deno.build.os !== "windows";
+/** Every entry, newest first: a listing in which any stale time or size shows. */
+const ALL = { timeField: "modified", limit: 500, includeDirectories: true };
+/** What changed in the last hour. */
+const RECENT = { timeField: "modified", within: "1h", limit: 500 };
+
+function sh(script: string, cwd: string): void {
+  const out = new Deno.Command("sh", { args: ["-c", script], cwd }).outputSync();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+}
+
+Deno.test({
+  name: "never stale: editors' saves, hard links, exchanges and a folder renamed back",
+  ignore: !posix,
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree({
+      "notes.txt": { mtime: T0, content: "old" },
+      "sed.txt": { mtime: T0, content: "old" },
+      "x.txt": { mtime: T0 - DAY, content: "another file" },
+      "a.txt": { mtime: T0 - 2 * DAY, content: "a" },
+      "b.txt": { mtime: T0 - 3 * DAY, content: "bbb" },
+      "d/in.txt": { mtime: T0 },
+      "d": { kind: "dir", mtime: T0 },
+    });
+    await using s = await indexedServer(tree.root);
+    assert.equal(await s.same(ALL), "index");
+    // An editor's save: a temp file written, then renamed over the name.
+    Deno.writeTextFileSync(tree.abs("notes.txt.tmp"), "new content");
+    Deno.renameSync(tree.abs("notes.txt.tmp"), tree.abs("notes.txt"));
+    assert.deepEqual((await s.matches(RECENT)).map((m) => m.path), ["notes.txt"]);
+    assert.equal(await s.same(ALL), "index");
+    // sed -i does the same with its own temp name.
+    sh("sed -i 's/old/new/' sed.txt", tree.root);
+    assert.equal(await s.same(RECENT), "index");
+    assert.equal(await s.same(ALL), "index");
+    // rm f && ln x f: the name now leads to another file.
+    sh("rm a.txt && ln x.txt a.txt", tree.root);
+    assert.equal(await s.same(ALL), "index");
+    // Two files exchanged in one step (no file is ever missing).
+    if (canExchange) {
+      exchange(tree.abs("b.txt"), tree.abs("notes.txt"));
+      assert.equal(await s.same(ALL), "index");
+    }
+    // A folder renamed away and back, then something made in it.
+    sh("mv d d2 && mv d2 d && echo x > d/made.txt", tree.root);
+    assert.equal(await s.same(ALL), "index");
+  },
+});
+
+Deno.test({
+  name: "never stale: a JavaScript workspace, its packages reached through links",
+  ignore: !posix,
+  ...sanitize,
+  async fn() {
+    const spec: TreeSpec = {
+      "packages/pkg/src/a.ts": { mtime: T0 },
+      "packages/pkg/package.json": { mtime: T0 },
+      "packages/two/b.ts": { mtime: T0 },
+      "node_modules/@me/pkg": { kind: "symlink", target: "../../packages/pkg" },
+      "node_modules/.pnpm/pkg": { kind: "symlink", target: "../../packages/pkg" }, // two links
+      "packages/pkg/up": { kind: "symlink", target: ".." }, // a link to a parent folder
+      "releases/v2/app.js": { mtime: T0 },
+      "deploy/current": { kind: "symlink", target: "../releases/v2" },
+    };
+    await using tree = await makeTree(spec);
+    await using s = await indexedServer(tree.root);
+    assert.equal(await s.same(ALL), "index");
+    // Edits to the real files: the runtime may report them under a link's path.
+    Deno.writeTextFileSync(tree.abs("packages/pkg/src/a.ts"), "export const a = 2;");
+    assert.ok((await s.matches(RECENT)).some((m) => m.path === "packages/pkg/src/a.ts"));
+    assert.equal(await s.same(RECENT), "index");
+    assert.equal(await s.same(ALL), "index");
+    Deno.writeTextFileSync(tree.abs("releases/v2/app.js"), "v2.1");
+    assert.equal(await s.same(ALL), "index");
+    // A file made through a link: it lies in the real folder.
+    Deno.writeTextFileSync(tree.abs("node_modules/@me/pkg/src/new.ts"), "new");
+    assert.equal(await s.same(RECENT), "index");
+    assert.equal(await s.same(ALL), "index");
+    // A link made after start-up, then a change through it and one through the real path.
+    Deno.symlinkSync("../packages/two", tree.abs("node_modules/two"));
+    Deno.writeTextFileSync(tree.abs("node_modules/two/c.ts"), "c");
+    Deno.writeTextFileSync(tree.abs("packages/two/b.ts"), "b2");
+    assert.equal(await s.same(ALL), "index");
+  },
+});
+
+Deno.test({
+  name: "never stale: 20,000 times changed at once, with both cores busy",
+  ignore: !posix,
+  ...sanitize,
+  async fn() {
+    const spec: TreeSpec = {};
+    for (let i = 0; i < 20_000; i++) spec[`d${i % 20}/f${i}.txt`] = { mtime: T0, content: "" };
+    await using tree = await makeTree(spec);
+    await using s = await indexedServer(tree.root);
+    assert.equal(await s.same({ timeField: "modified", limit: 5 }), "index");
+    // Three rounds, each to another day: stale entries were the ones the burst reached last.
+    for (let round = 0; round < 3; round++) {
+      await using _hogs = cpuHogs();
+      // As `touch -d 2024-06-01 *`, a `git checkout` or `tar x` would.
+      const t = Date.UTC(2024, 5, 1 + round);
+      for (let i = 0; i < 20_000; i++) {
+        Deno.utimeSync(tree.abs(`d${i % 20}/f${i}.txt`), new Date(t), new Date(t));
+      }
+      // Asked at once: no other time may be left, older or newer.
+      const after = { timeField: "modified", from: new Date(t + 1000).toISOString(), limit: 10 };
+      const before = { timeField: "modified", to: new Date(t).toISOString(), limit: 10 };
+      assert.deepEqual(await s.matches(after), [], `round ${round}`);
+      assert.deepEqual(await s.matches(before), [], `round ${round}`);
+      await s.same({ timeField: "modified", sort: "path_asc", limit: 100, path: "d7" });
+      await until(async () => (await s.info()).state === "ready", "the index again");
+    }
+    // The root learns every entry again (or never lost any), then answers from its index.
+    await until(async () => (await s.info()).state === "ready", "the index again");
+    assert.equal(await s.same({ timeField: "modified", sort: "time_asc", limit: 100 }), "index");
+  },
+});
+
+Deno.test({
+  name:
+    "never stale: a FIFO made after start-up ends the root's watch; one there before is never watched",
+  ignore: !posix,
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree({ "a.txt": { mtime: T0 }, "d/b.txt": { mtime: T0 } });
+    {
+      await using s = await indexedServer(tree.root, {});
+      sh("mkfifo d/fifo", tree.root);
+      Deno.writeTextFileSync(tree.abs("a.txt"), "changed after the FIFO");
+      // The watcher stalls on the FIFO: the call walks once its barrier's deadline passes.
+      assert.match(await s.same(RECENT), /did not pass a barrier/);
+      await s.same(ALL);
+      const seen: string[] = [];
+      await until(async () => {
+        const info = await s.info();
+        seen.push(JSON.stringify(info));
+        return /FIFO/.test(info.reason ?? "");
+      }, "the root to stop").catch((err) => {
+        throw new Error(`${err}: ${[...new Set(seen)].join("\n")}`);
+      });
+      const info = await s.info();
+      assert.equal(info.state, "off");
+      Deno.writeTextFileSync(tree.abs("d/b.txt"), "changed again");
+      assert.match(await s.same(ALL), /it holds a FIFO or device file/);
+    }
+    // Started with the FIFO there: never watched, and the FIFO never opened (a writer
+    // would then find a reader and finish; it is given a second and must not).
+    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    await until(async () => /FIFO/.test((await rootIndex(conn)).reason ?? ""), "the root to stop");
+    assert.equal((await rootIndex(conn)).state, "off");
+    const writer = new Deno.Command("timeout", {
+      args: ["1", "sh", "-c", "echo hi > d/fifo"],
+      cwd: tree.root,
+    }).outputSync();
+    assert.equal(writer.code, 124, "the writer found no reader");
+  },
+});
+
+Deno.test({
+  name: "never stale: a tree that keeps changing while its index is built gets ready, never off",
+  ...sanitize,
+  async fn() {
+    const spec: TreeSpec = {};
+    for (let i = 0; i < 4000; i++) spec[`d${i % 40}/f${i}.txt`] = { mtime: T0 };
+    await using tree = await makeTree(spec);
+    await using conn = await connect({ ALLOW_ROOTS: tree.root });
+    const states: string[] = [];
+    // Files come and go in the root and its folders for 3 s, while the index is built.
+    const until3s = Date.now() + 3000;
+    for (let i = 0; Date.now() < until3s; i++) {
+      Deno.writeTextFileSync(tree.abs(i % 2 ? `n${i}.txt` : `d${i % 40}/n${i}.txt`), "n");
+      const old = i - 4;
+      if (old >= 0) Deno.removeSync(tree.abs(old % 2 ? `n${old}.txt` : `d${old % 40}/n${old}.txt`));
+      if (i % 20 === 0) {
+        const info = await rootIndex(conn);
+        states.push(`${info.state}: ${info.reason ?? ""}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await until(async () => {
+      const info = await rootIndex(conn);
+      states.push(`${info.state}: ${info.reason ?? ""}`);
+      return info.state === "ready";
+    }, "the index");
+    assert.ok(!states.some((s) => s.startsWith("off")), states.join("\n"));
+  },
+});
