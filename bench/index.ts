@@ -4,7 +4,11 @@
  * meanwhile; servers started in turns, the median of each), the time to `ready` after start, repeated windowed newest-100 calls each
  * with another window (so no response cache could help), a whole-root `**\/*.md` and a
  * `path` subfolder question, beside fd for one equivalent walk and the bare two-worker
- * `readDirSync` + `lstatSync` floor measured in the same run, with the peak RSS.
+ * `readDirSync` + `lstatSync` floor measured in the same run, with the peak RSS; the
+ * barrier before an indexed answer on its own (a watch worker on the tree, in this process,
+ * asked for a barrier again and again, idle); and how long a ready index takes to be
+ * ready again after 20,000 file times changed at once (and who answered the call asked
+ * right after).
  *
  * Options: --sizes 500k,home-2m, --runs 5, --dir <where trees are kept>.
  *
@@ -21,6 +25,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { processMemoryMb } from "./process_memory.ts";
 import { BENCH_NOW, ensureFd, ensureTree } from "./tree.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
+import { RootWatch } from "../src/index/root_watch.ts";
+import { DEFAULT_QUEUE_LIMIT } from "../src/index/cookies.ts";
+import { WORKER_MODULES } from "../src/worker_modules.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -67,12 +74,55 @@ async function server(root: string, index: "on" | "off") {
   const state = async () => {
     const r = await client.callTool({ name: "fs.list_roots", arguments: {} });
     return (r.structuredContent as {
-      roots: { index?: { state: string; entries: number; reason?: string } }[];
+      roots: {
+        index?: { state: string; entries: number; reason?: string; lastWalk?: string };
+      }[];
     })
       .roots[0]!.index;
   };
   const rssMb = async () => (await processMemoryMb(transport.pid!)).peak;
   return { call, state, rssMb, close: () => client.close() };
+}
+
+/** The barrier alone: a watch worker on `root`, asked for `n` barriers one after another (ms each). */
+async function barriers(root: string, n: number): Promise<number[]> {
+  const cookies = Deno.makeTempDirSync({ prefix: "fts-bench-cookies-" });
+  let ready!: () => void;
+  const watching = new Promise<void>((resolve) => (ready = resolve));
+  const watch = new RootWatch({
+    url: WORKER_MODULES.watch,
+    readPaths: [root],
+    rootReal: root,
+    cookies,
+    queueLimit: DEFAULT_QUEUE_LIMIT,
+  }, { ready, changes: () => {}, lost: (why) => console.error(`barrier bench: ${why}`) });
+  await watching;
+  const ms: number[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      if (!(await watch.barrier(2000))) throw new Error("a barrier did not pass");
+      ms.push(performance.now() - t0);
+    }
+  } finally {
+    watch.close();
+    Deno.removeSync(cookies, { recursive: true });
+  }
+  return ms;
+}
+
+/** Up to `n` files of the tree, folder by folder. */
+function someFiles(root: string, n: number): string[] {
+  const files: string[] = [];
+  const stack = [root];
+  while (stack.length > 0 && files.length < n) {
+    const dir = stack.pop()!;
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.isDirectory) stack.push(path.join(dir, e.name));
+      else if (e.isFile && files.length < n) files.push(path.join(dir, e.name));
+    }
+  }
+  return files;
 }
 
 async function floor(root: string): Promise<number> {
@@ -161,12 +211,25 @@ for (const size of values.sizes.split(",")) {
   const startedAt = performance.now();
   const live = await server(root, "on");
   const { ms: readyMs, index } = await untilSettled(live, startedAt);
+  // At least 10 windowed questions: the first ones after `ready` meet the fill's garbage.
   const repeats: number[] = [];
-  for (let k = 2; k < 2 + RUNS; k++) repeats.push(await live.call(window(k)));
+  for (let k = 2; k < 2 + Math.max(RUNS, 10); k++) repeats.push(await live.call(window(k)));
   const liveGlob = await live.call(questions.glob);
   const livePath = await live.call(questions.path);
   const rss = await live.rssMb();
+  // 20,000 file times changed at once (their own times again: the tree stays as made),
+  // then a call at once, then the time until the index is ready again.
+  const burst = someFiles(root, 20_000);
+  const burstAt = performance.now();
+  for (const file of burst) {
+    const { mtime, atime } = Deno.statSync(file);
+    Deno.utimeSync(file, atime!, mtime!);
+  }
+  const afterBurstMs = await live.call(window(Math.max(RUNS, 10) + 2));
+  const afterBurst = await live.state();
+  const { ms: readyAgainMs } = await untilSettled(live, burstAt);
   await live.close();
+  const barrierMs = await barriers(root, 50);
 
   const fdMs: number[] = [];
   for (let k = 1; k <= RUNS; k++) fdMs.push(await fd(root, k));
@@ -201,5 +264,13 @@ for (const size of values.sizes.split(",")) {
       index?.reason ? ` (${index.reason})` : ""
     }; start-up call with the index on / off: ${(onStartMs / offStartMs).toFixed(2)}x; ` +
       `peak RSS of the server process (VmHWM, workers included) ${rss} MB.\n`,
+  );
+  console.log(
+    `Barrier alone, idle, 50 in a row: median ${median(barrierMs).toFixed(2)} ms, slowest ${
+      Math.max(...barrierMs).toFixed(2)
+    } ms. After ${burst.length.toLocaleString("en")} file times changed at once: the call ` +
+      `asked at once took ${afterBurstMs.toFixed(0)} ms (${
+        afterBurst?.lastWalk ? `a walk: ${afterBurst.lastWalk}` : "from the index"
+      }); ready again ${readyAgainMs.toFixed(0)} ms after the burst began.\n`,
   );
 }

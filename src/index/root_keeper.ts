@@ -126,10 +126,13 @@ export class RootKeeper {
         root.index?.postMessage({ type: "changes", changes, rescan } satisfies IndexControl);
         this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
         if (!rescan) return;
-        // Events may have been lost: calls walk until every entry is learned again.
+        // Events may have been lost: calls walk until every entry is learned again (said
+        // once per loss, however many flags one burst raises).
+        const building = root.status.state === "building";
+        if (building ? root.rebuild : root.status.state !== "ready") return;
         this.#options.log("warning", rebuildLine(root.number));
-        if (root.status.state === "building") root.rebuild = true;
-        else if (root.status.state === "ready") void this.#build(root, "events were lost");
+        if (building) root.rebuild = true;
+        else void this.#build(root, "events were lost");
       },
       lost: (reason, retry) => {
         this.#stop(root, reason);

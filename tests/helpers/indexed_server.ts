@@ -61,8 +61,8 @@ export async function indexedServer(
 }
 
 /**
- * Two processes that keep both cores busy until disposed, so that the watcher's thread
- * and the server compete for them as on a loaded machine.
+ * Two processes that keep both cores busy until disposed (once; again does nothing), so
+ * that the watcher's thread and the server compete for them as on a loaded machine.
  */
 export function cpuHogs(n = 2): AsyncDisposable {
   const hogs = Array.from({ length: n }, () =>
@@ -72,8 +72,11 @@ export function cpuHogs(n = 2): AsyncDisposable {
       stdout: "null",
       stderr: "null",
     }).spawn());
+  let stopped = false;
   return {
     [Symbol.asyncDispose]: async () => {
+      if (stopped) return;
+      stopped = true;
       for (const hog of hogs) hog.kill("SIGKILL");
       await Promise.all(hogs.map((h) => h.status));
     },

@@ -54,10 +54,12 @@ export async function connect(
   args: string[] = [],
   /** Other V8 flags than the start task's (a smaller heap, say). */
   v8Flags: string = V8_FLAGS,
+  /** Flags of the start task's to leave out (`--allow-write=/tmp`, say). */
+  without: readonly string[] = [],
 ): Promise<Connection> {
-  const serverArgs = (seam ? SEAM_SERVER_ARGS : SERVER_ARGS).map((a) =>
-    a === V8_FLAGS ? v8Flags : a
-  );
+  const serverArgs = (seam ? SEAM_SERVER_ARGS : SERVER_ARGS)
+    .filter((a) => !without.includes(a))
+    .map((a) => a === V8_FLAGS ? v8Flags : a);
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: [...serverArgs, ...args],

@@ -7,11 +7,12 @@
 import assert from "node:assert/strict";
 import { alike, allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
-import { readyIndex } from "../helpers/live_index.ts";
+import { NO_INDEX, readyIndex } from "../helpers/live_index.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
 Deno.test({
   name: "live index: a windowed answer examines only what may be in the window, and equals a walk",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     const spec: TreeSpec = {};
@@ -56,6 +57,7 @@ Deno.test({
 Deno.test({
   name:
     "live index: a time-sorted answer examines what can still reach its page, and equals a walk",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     const spec: TreeSpec = {};

@@ -9,7 +9,7 @@ import { allPages, engine } from "../helpers/engine.ts";
 import { fakeWatch, watchRead } from "../helpers/fake_watch.ts";
 import { seamIndexWorkerUrl, type TestSeam } from "../helpers/seam.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
-import { liveIndex } from "../helpers/live_index.ts";
+import { liveIndex, NO_INDEX } from "../helpers/live_index.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
@@ -66,6 +66,7 @@ const NEWEST = { timeField: "modified", limit: 1 };
 
 Deno.test({
   name: "live index: an answer waits for the changes the watch has read (the barrier)",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     // The watch passes changes on only when a barrier asks for them before an answer.
@@ -87,6 +88,7 @@ Deno.test({
 
 Deno.test({
   name: "live index: a call queued behind a hung indexed scan answers within its own time",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     const timeoutMs = 2000;
@@ -111,6 +113,7 @@ Deno.test({
 
 Deno.test({
   name: "live index: a cancelled call, queued or running, leaves the index as it was",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     await using t = await setup({
@@ -142,6 +145,7 @@ Deno.test({
 
 Deno.test({
   name: "live index: a call whose root's watch breaks under it is answered by a walk",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     await using t = await setup({

@@ -5,6 +5,7 @@
  * index (the barrier: no waiting for the watch to catch up).
  */
 import assert from "node:assert/strict";
+import { NO_INDEX } from "../helpers/live_index.ts";
 import { connect, rootIndex } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
@@ -12,6 +13,7 @@ import { sanitize } from "../helpers/sanitize.ts";
 
 Deno.test({
   name: "live index: with INDEX=on every root is ready with no call, then answers stay true",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     const spec: Record<string, { mtime: number }> = {};
@@ -49,6 +51,7 @@ Deno.test({
 
 Deno.test({
   name: "live index: with INDEX=lazy a root's index starts on its first call",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     await using tree = await makeTree({ "a/b.txt": { mtime: T0 }, "c.txt": { mtime: T0 + 1 } });

@@ -9,7 +9,7 @@ import type { IndexStatus } from "../../src/index/live_index_options.ts";
 import { allPages, engine } from "../helpers/engine.ts";
 import { fakeWatch } from "../helpers/fake_watch.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
-import { liveIndex } from "../helpers/live_index.ts";
+import { liveIndex, NO_INDEX } from "../helpers/live_index.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
@@ -45,6 +45,7 @@ for (const mode of ["rescan", "error"] as const) {
     name: `live index: after a ${
       mode === "rescan" ? "queue overflow" : "watcher error"
     } the next answer is exact`,
+    ignore: NO_INDEX,
     ...sanitize,
     async fn() {
       // Ping 1 and 2 are the two calls that fill and use the index; the fault comes with ping 3.
@@ -86,6 +87,7 @@ for (const mode of ["rescan", "error"] as const) {
 
 Deno.test({
   name: "live index: a watch that cannot be set up leaves the root to fresh walks",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     const t = await setup("fail", 1);
@@ -104,6 +106,7 @@ Deno.test({
 
 Deno.test({
   name: "live index: past INDEX_MAX_ENTRIES a root is walked as with the index off",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     const spec: Record<string, { mtime: number }> = {};

@@ -8,6 +8,7 @@
  * entries with default settings.)
  */
 import assert from "node:assert/strict";
+import { NO_INDEX } from "../helpers/live_index.ts";
 import path from "node:path";
 import { connect, rootIndex, textOf } from "../helpers/server.ts";
 import { makeTree } from "../helpers/tree.ts";
@@ -24,6 +25,7 @@ const HEAP = "--v8-flags=--max-old-space-size=16,--max-semi-space-size=1";
 
 Deno.test({
   name: "live index: past its memory budget a root goes back to walks, and the server stays up",
+  ignore: NO_INDEX,
   ...sanitize,
   async fn() {
     await using tree = await makeTree({});

@@ -334,7 +334,10 @@ Deno.test({
     const notYet = {
       state: "off",
       entries: 0,
-      reason: "not used yet",
+      // Windows indexes no root (docs/index.md) and says why.
+      reason: Deno.build.os === "windows"
+        ? "on Windows the watch gives no order across folders, so no indexed answer could be proved up to date"
+        : "not used yet",
       answers: { index: 0, walk: 0 },
     };
     const { serverTime, timeZone, ...listed } = result.structuredContent as {
