@@ -24,8 +24,7 @@
  */
 import type { Root } from "../config.ts";
 import { type Clock, systemClock } from "../ports/mod.ts";
-import type { ScanOutcome } from "../walk/mod.ts";
-import { WHOLE } from "../walk/mod.ts";
+import { type ScanOutcome, WHOLE } from "../walk/mod.ts";
 import { failureKind, HungRoots, type RunOptions, type Scanner } from "../workers/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { Answers, whyWalking } from "./answers.ts";
