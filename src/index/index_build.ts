@@ -20,7 +20,7 @@ export const FILL_ATTEMPTS = 5;
 
 /** Why no root is indexed when the server has no private folder for its cookies (§13, `why`). */
 export function noCookies(why: string): string {
-  return `the index has no private folder for its barrier (${why}; run the server with --allow-write=/tmp), so no indexed answer could be proved up to date`;
+  return `the index has no private folder for its barrier (${why}; give the server --allow-write=/tmp and /tmp in --allow-read), so no indexed answer could be proved up to date`;
 }
 /** Why no root is indexed on Windows (contract §18: no order across watched folders). */
 export const NO_ORDER =

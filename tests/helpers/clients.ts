@@ -5,6 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { until } from "./until.ts";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 // @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
@@ -41,10 +42,24 @@ export async function standInBinary(env: Record<string, string> = {}): Promise<S
   return { file, dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
 }
 
+/** Waits until the first root's index is ready (not off), then asks it once. */
+async function indexAnswers(client: Client, [search, listRoots]: string[]): Promise<void> {
+  type Index = { state: string; reason?: string; answers?: { index: number } };
+  const index = async () =>
+    ((await client.callTool({ name: listRoots!, arguments: {} })).structuredContent as {
+      roots: { index: Index }[];
+    }).roots[0]!.index;
+  await until(async () => ["ready", "off"].includes((await index()).state), "the index");
+  assert.equal((await index()).state, "ready", JSON.stringify(await index()));
+  await client.callTool({ name: search!, arguments: { timeField: "modified" } });
+  assert.equal((await index()).answers?.index, 1, "the index answered");
+}
+
 /**
  * Connects through `transport`, checks the tool names (dotted, or every one a client
  * accepts when the server was told `TOOL_NAMES=underscore`), and returns the paths of a
- * search for `**\/*.md`.
+ * search for `**\/*.md`; and, where roots are indexed (not Windows), that the root's index
+ * gets ready and answers, so that a configuration's permissions are whole (contract §13).
  */
 export async function searchThrough(transport: StdioClientTransport): Promise<string[]> {
   const client = new Client({ name: "config-test", version: "0.0.0" });
@@ -63,7 +78,10 @@ export async function searchThrough(transport: StdioClientTransport): Promise<st
       arguments: { timeField: "modified", glob: "**/*.md" },
     });
     assert.equal(result.isError, false);
-    return (result.structuredContent as { matches: { path: string }[] }).matches.map((m) => m.path);
+    const paths = (result.structuredContent as { matches: { path: string }[] }).matches
+      .map((m) => m.path);
+    if (Deno.build.os !== "windows") await indexAnswers(client, names);
+    return paths;
   } finally {
     await client.close();
   }
