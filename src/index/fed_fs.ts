@@ -108,8 +108,8 @@ export class FedFs implements FsPort {
     return this.#disk.realPath(path);
   }
 
-  readTextFile(path: string): string {
-    return this.#disk.readTextFile(path);
+  readTextFile(path: string, maxBytes: number): string {
+    return this.#disk.readTextFile(path, maxBytes);
   }
 
   /**

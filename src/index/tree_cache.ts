@@ -135,10 +135,10 @@ export class TreeCache extends HeldTree implements FsPort {
     return this.base.realPath(path);
   }
 
-  readTextFile(path: string): string {
+  readTextFile(path: string, maxBytes: number): string {
     const { parent, dir } = this.tree.parentOf(path);
     this.#beforeDisk(parent, dir);
-    return this.base.readTextFile(path);
+    return this.base.readTextFile(path, maxBytes); // checked on disk, whatever is held
   }
 
   /**

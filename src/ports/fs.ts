@@ -27,8 +27,40 @@ export interface FsPort {
   holdsListing?(path: string): boolean;
   /** Resolves every link in a path. */
   realPath(path: string): string;
-  /** Reads a (small, regular) text file: ignore files only. */
-  readTextFile(path: string): string;
+  /**
+   * Reads a text file's content, checked on disk at read time (contract §17): a regular
+   * file (lstat, not following a link; never a FIFO or device, which is not opened), of at
+   * most `maxBytes`, still the file that was stat'ed once opened, read no further than
+   * `maxBytes`. Ignore files only.
+   *
+   * @throws `Deno.errors.InvalidData` when it is not such a file, or is larger.
+   */
+  readTextFile(path: string, maxBytes: number): string;
+}
+
+/** {@linkcode FsPort.readTextFile} on the real file system. */
+function readCheckedText(path: string, maxBytes: number): string {
+  const before = Deno.lstatSync(path);
+  if (!before.isFile) throw new Deno.errors.InvalidData("not a regular file");
+  if (before.size > maxBytes) throw new Deno.errors.InvalidData("larger than its bound");
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const now = file.statSync();
+    if (!now.isFile || now.ino !== before.ino || now.dev !== before.dev) {
+      throw new Deno.errors.InvalidData("changed while it was opened");
+    }
+    const buffer = new Uint8Array(maxBytes + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const n = file.readSync(buffer.subarray(length));
+      if (n === null) break;
+      length += n;
+    }
+    if (length > maxBytes) throw new Deno.errors.InvalidData("larger than its bound");
+    return new TextDecoder().decode(buffer.subarray(0, length));
+  } finally {
+    file.close();
+  }
 }
 
 /** The real file system, through Deno's synchronous calls (several times faster than async). */
@@ -37,5 +69,5 @@ export const denoFs: FsPort = {
   readDirStream: (path) => Deno.readDir(path),
   lstat: (path) => Deno.lstatSync(path),
   realPath: (path) => Deno.realPathSync(path),
-  readTextFile: (path) => Deno.readTextFileSync(path),
+  readTextFile: readCheckedText,
 };

@@ -18,6 +18,11 @@ import { compileGlob, type Filter } from "../query/mod.ts";
 
 /** The ignore files of one folder, in the order their rules are added: `.ignore` wins. */
 const IGNORE_FILES = [".gitignore", ".ignore"] as const;
+/**
+ * The most an ignore file may hold (contract §17): 1 MiB. Real ones are far smaller (the
+ * largest template of github/gitignore is under 10 KB); past it a file is not used.
+ */
+export const IGNORE_FILE_MAX_BYTES = 1024 * 1024;
 
 /** Decides, during a walk, which entries are left out. */
 export interface Exclusion {
@@ -30,6 +35,11 @@ export interface Exclusion {
   enter(folderPath: string, folderAbs: string, files: string[]): void;
   /** Whether the entry at this root-relative path is left out. */
   excludes(path: string, isDirectory: boolean): boolean;
+  /**
+   * Ignore files not used so far: not a regular file once checked at read time (a link,
+   * a FIFO), larger than {@linkcode IGNORE_FILE_MAX_BYTES}, or unreadable (contract §17).
+   */
+  readonly refused: number;
   /**
    * Before a walk that starts below the root: reads the ignore files of the folders
    * above the start (the walk lists only the start and below), and says whether the
@@ -55,6 +65,7 @@ export function compileExclusion(
     return {
       wantsFile: () => false,
       enter: () => {},
+      refused: 0,
       excludes: byGlob,
       excludesStart: (start, isDirectory) => startExcluded(start, isDirectory, byGlob),
     };
@@ -64,16 +75,21 @@ export function compileExclusion(
   // meets them, top down, their patterns rewritten to hold from the root.
   const rules = ignore({ ignorecase: false });
   const sep = hostRules.sep;
+  let refused = 0;
   const addFile = (folderPath: string, abs: string) => {
     try {
-      rules.add(fromRoot(folderPath, fs.readTextFile(abs)));
+      rules.add(fromRoot(folderPath, fs.readTextFile(abs, IGNORE_FILE_MAX_BYTES)));
     } catch (err) {
-      if (!isFsError(err)) throw err; // unreadable: as if absent
+      if (!isFsError(err)) throw err;
+      refused++; // not used for this call, and counted as skipped
     }
   };
   const infoExclude = [rootAbs, ".git", "info", "exclude"].join(sep);
   if (isRegularFile(fs, infoExclude)) addFile("", infoExclude);
   const exclusion: Exclusion = {
+    get refused() {
+      return refused;
+    },
     wantsFile: (name) => (IGNORE_FILES as readonly string[]).includes(name),
     enter(folderPath, folderAbs, files) {
       for (const name of IGNORE_FILES) {

@@ -113,6 +113,7 @@ export async function scan(
   const exclusion = compileExclusion(request.filter, fs, root.realPath);
   if (exclusion?.excludesStart(start.path, resolved.isDirectory)) {
     walkStats.excluded++;
+    walkStats.skipped += exclusion.refused;
     return collector.finish({ complete: true }, walkStats, entries);
   }
 
@@ -186,6 +187,7 @@ export async function scan(
       walkStats,
       visit,
     ));
+  walkStats.skipped += exclusion?.refused ?? 0; // ignore files not used (contract §17)
   return collector.finish(end, walkStats, entries);
 }
 

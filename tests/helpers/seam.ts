@@ -99,7 +99,7 @@ export function seamTools(seam: TestSeam): ScanTools {
       return seam.noBirthTimes ? { ...info, birthtime: null } : info;
     },
     realPath: (p) => (before(p, "realPath"), denoFs.realPath(p)),
-    readTextFile: (p) => (before(p, "lstat"), denoFs.readTextFile(p)),
+    readTextFile: (p, max) => (before(p, "lstat"), denoFs.readTextFile(p, max)),
   };
   return {
     fs,
