@@ -41,8 +41,8 @@ export interface WatchPlace {
 export class RootWatch {
   readonly #worker: Worker;
   readonly #events: WatchEvents;
-  readonly #pings = new Map<number, () => void>();
-  #nextPing = 1;
+  readonly #waiting = new Map<number, () => void>();
+  #nextBarrier = 1;
 
   /** Starts watching the root in a worker, as `place` says. */
   constructor(place: WatchPlace, events: WatchEvents) {
@@ -54,8 +54,8 @@ export class RootWatch {
       if (report.type === "ready") events.ready();
       else if (report.type === "changes") events.changes(report.changes, report.rescan);
       else if (report.type === "passed") {
-        this.#pings.get(report.id)?.();
-        this.#pings.delete(report.id);
+        this.#waiting.get(report.id)?.();
+        this.#waiting.delete(report.id);
       } else {
         const why = report.type === "failed" ? "the watch failed" : "the watch broke";
         events.lost(`${why}: ${report.reason}`, true);
@@ -80,16 +80,16 @@ export class RootWatch {
    * drowned watch: it is lost, to be started again (false). Rejects if `signal` aborts first.
    */
   async barrier(ms: number, signal?: AbortSignal): Promise<boolean> {
-    const id = this.#nextPing++;
-    const passed = new Promise<void>((resolve) => this.#pings.set(id, resolve));
+    const id = this.#nextBarrier++;
+    const passed = new Promise<void>((resolve) => this.#waiting.set(id, resolve));
     const command: WatchCommand = { type: "barrier", id };
     this.#worker.postMessage(command);
     if (await settledWithin(passed, ms, signal)) return true;
     if (signal?.aborted) {
-      this.#pings.delete(id); // the caller gave up first: not the watch's fault
+      this.#waiting.delete(id); // the caller gave up first: not the watch's fault
       return false;
     }
-    if (this.#pings.delete(id)) {
+    if (this.#waiting.delete(id)) {
       this.#events.lost(`its watch did not pass a barrier within ${ms} ms`, "soon");
     }
     return false;
@@ -98,7 +98,7 @@ export class RootWatch {
   /** Stops the worker; a flush waiting for it ends. */
   close(): void {
     this.#worker.terminate();
-    for (const resolve of this.#pings.values()) resolve();
-    this.#pings.clear();
+    for (const resolve of this.#waiting.values()) resolve();
+    this.#waiting.clear();
   }
 }
