@@ -48,14 +48,33 @@ export type WatchCommand =
 /** Watch worker to server. */
 export type WatchReport =
   /** The watch is in place: changes from now on are reported. */
-  | { type: "ready" }
+  | { type: "ready"; root: string | null }
   /** The watch could not be set up (e.g. the system's watch limit); `reason` has no path. */
   | { type: "failed"; reason: string }
   | { type: "changes"; changes: Change[]; rescan: boolean }
   /** The watcher broke after it was ready: changes may have been lost. */
   | { type: "error"; reason: string }
-  /** Barrier `id` passed: every change before it has been sent. */
-  | { type: "passed"; id: number };
+  /**
+   * Barrier `id` passed: every change before it has been sent; `root`: the root folder's
+   * identity then ({@linkcode folderIdentity}), to tell it is still the folder watched.
+   */
+  | { type: "passed"; id: number; root: string | null }
+  /** The root folder is no longer the one watched (moved, removed or replaced). */
+  | { type: "moved" };
+
+/**
+ * A real folder's identity (device and inode, from one lstat not following links), or
+ * `null` when `path` is not a real folder now: the watch stays on the folder it started
+ * on, so a root moved away and made again must be told apart by this, not by its path.
+ */
+export function folderIdentity(path: string): string | null {
+  try {
+    const info = Deno.lstatSync(path);
+    return info.isDirectory && !info.isSymlink ? `${info.dev}:${info.ino}` : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Why a watch failed, in words without paths. */
 export function watchFailure(err: unknown): string {

@@ -136,8 +136,9 @@ export class LiveIndex implements Scanner {
       const barrierMs = this.#options.barrierMs ?? 2000;
       const passed = await root.watch?.barrier(barrierMs, signal);
       if (signal?.aborted) throw signal.reason;
-      if (!passed) return `its watch did not pass a barrier within ${barrierMs} ms`;
-      if (root.status.state !== "ready") return whyWalking(root.status);
+      // Not passed (the watch stalled, or its root folder is not the one watched any more):
+      // the watch was stopped, and the root's reason says why.
+      if (!passed || root.status.state !== "ready") return whyWalking(root.status);
       const task = this.#keeper.task(
         root,
         withTimeSpent(request, this.#clock.now() - madeAt),

@@ -41,7 +41,10 @@ export interface WatchPlace {
 export class RootWatch {
   readonly #worker: Worker;
   readonly #events: WatchEvents;
-  readonly #waiting = new Map<number, () => void>();
+  /** Barriers waiting, each told whether the root is still the folder watched. */
+  readonly #waiting = new Map<number, (same: boolean) => void>();
+  /** The root folder's identity when the watch started. */
+  #root: string | null = null;
   #nextBarrier = 1;
 
   /** Starts watching the root in a worker, as `place` says. */
@@ -51,11 +54,16 @@ export class RootWatch {
     this.#worker = spawnSandboxed(url, [...readPaths, cookies], [cookies]);
     this.#worker.onmessage = (event: MessageEvent<WatchReport>) => {
       const report = event.data;
-      if (report.type === "ready") events.ready();
+      if (report.type === "ready") {
+        this.#root = report.root;
+        events.ready();
+      } else if (report.type === "moved") this.#moved();
       else if (report.type === "changes") events.changes(report.changes, report.rescan);
       else if (report.type === "passed") {
-        this.#waiting.get(report.id)?.();
+        const same = report.root !== null && report.root === this.#root;
+        this.#waiting.get(report.id)?.(same);
         this.#waiting.delete(report.id);
+        if (!same) this.#moved();
       } else {
         const why = report.type === "failed" ? "the watch failed" : "the watch broke";
         events.lost(`${why}: ${report.reason}`, true);
@@ -81,10 +89,16 @@ export class RootWatch {
    */
   async barrier(ms: number, signal?: AbortSignal): Promise<boolean> {
     const id = this.#nextBarrier++;
-    const passed = new Promise<void>((resolve) => this.#waiting.set(id, resolve));
+    let same = false;
+    const passed = new Promise<void>((resolve) =>
+      this.#waiting.set(id, (ok) => {
+        same = ok;
+        resolve();
+      })
+    );
     const command: WatchCommand = { type: "barrier", id };
     this.#worker.postMessage(command);
-    if (await settledWithin(passed, ms, signal)) return true;
+    if (await settledWithin(passed, ms, signal)) return same;
     if (signal?.aborted) {
       this.#waiting.delete(id); // the caller gave up first: not the watch's fault
       return false;
@@ -95,10 +109,17 @@ export class RootWatch {
     return false;
   }
 
-  /** Stops the worker; a flush waiting for it ends. */
+  /** Stops the worker; a barrier waiting for it ends, not passed. */
   close(): void {
     this.#worker.terminate();
-    for (const resolve of this.#waiting.values()) resolve();
+    for (const resolve of this.#waiting.values()) resolve(false);
     this.#waiting.clear();
+  }
+
+  /** The root is no longer the folder watched: the watch is over, to be started again. */
+  #moved(): void {
+    if (this.#root === "moved") return;
+    this.#root = "moved";
+    this.#events.lost("its root folder was moved, removed or replaced", "soon");
   }
 }

@@ -16,6 +16,7 @@
 import { Cookies } from "./cookies.ts";
 import {
   type Change,
+  folderIdentity,
   type WatchCommand,
   watchFailure,
   type WatchReport,
@@ -29,6 +30,9 @@ const scope = self as unknown as {
 let pending: Change[] = [];
 let rescan = false;
 let cookies: Cookies | null = null;
+let rootPath = "";
+/** How often the root folder is checked to still be the one watched, in ms. */
+const ROOT_CHECK_MS = 1000;
 /** Barriers asked for before the watch was in place. */
 const early: number[] = [];
 
@@ -62,6 +66,9 @@ function removeCookie(path: string): void {
 }
 
 async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise<void> {
+  rootPath = command.path;
+  // Taken before the watch: a root replaced in between shows as replaced, never the reverse.
+  const root = folderIdentity(rootPath);
   let watcher: Deno.FsWatcher;
   try {
     watcher = Deno.watchFs([command.path, command.cookies], { recursive: true });
@@ -71,8 +78,14 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
   }
   const sep = Deno.build.os === "windows" ? "\\" : "/";
   cookies = new Cookies(command.cookies, command.queueLimit, sep);
-  scope.postMessage({ type: "ready" });
+  scope.postMessage({ type: "ready", root });
   for (const id of early.splice(0)) writeCookie(id);
+  // The watch stays on the folder it started on: a root moved away (and made again) ends it.
+  const checking = setInterval(() => {
+    if (folderIdentity(rootPath) === root) return;
+    clearInterval(checking);
+    scope.postMessage({ type: "moved" });
+  }, ROOT_CHECK_MS);
   try {
     for await (const event of watcher) {
       if (event.flag === "rescan") rescan = true; // the runtime lost events: start over
@@ -86,7 +99,8 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
       if (rescan && pending.length === 0) setTimeout(send, 0);
       if (read.passed.length > 0) {
         send();
-        for (const id of read.passed) scope.postMessage({ type: "passed", id });
+        const now = folderIdentity(rootPath);
+        for (const id of read.passed) scope.postMessage({ type: "passed", id, root: now });
       }
       if (cookies.fenceDue) writeCookie(null);
     }

@@ -12,7 +12,12 @@
  *
  * @module
  */
-import type { Change, WatchCommand, WatchReport } from "../../src/index/index_protocol.ts";
+import {
+  type Change,
+  folderIdentity,
+  type WatchCommand,
+  type WatchReport,
+} from "../../src/index/index_protocol.ts";
 import { READ_CHANNEL } from "./fake_watch.ts";
 
 const params = new URL(import.meta.url).searchParams;
@@ -25,13 +30,15 @@ const scope = self as unknown as {
   postMessage(message: WatchReport): void;
 };
 let pings = 0;
+/** The root watched, whose identity ready and passed reports carry as the real worker's do. */
+let root = "";
 let held: Change[] = [];
 let lastEvent = 0;
 
 async function hold(path: string): Promise<void> {
   const read = new BroadcastChannel(READ_CHANNEL);
   const watcher = Deno.watchFs(path, { recursive: true });
-  scope.postMessage({ type: "ready" });
+  scope.postMessage({ type: "ready", root: folderIdentity(root) });
   for await (const event of watcher) {
     lastEvent = performance.now();
     held.push({ kind: event.kind, paths: event.paths });
@@ -48,11 +55,12 @@ function release(id: number, started = performance.now()): void {
   }
   if (held.length > 0) scope.postMessage({ type: "changes", changes: held, rescan: false });
   held = [];
-  scope.postMessage({ type: "passed", id });
+  scope.postMessage({ type: "passed", id, root: folderIdentity(root) });
 }
 
 scope.onmessage = (event) => {
   const command = event.data;
+  if (command.type === "watch") root = command.path;
   if (mode === "hold") {
     if (command.type === "watch") void hold(command.path);
     else setTimeout(() => release(command.id), 0);
@@ -66,7 +74,7 @@ scope.onmessage = (event) => {
           "the system's limit on file watches is reached (on Linux, raise fs.inotify.max_user_watches)",
       });
     } else {
-      scope.postMessage({ type: "ready" });
+      scope.postMessage({ type: "ready", root: folderIdentity(root) });
     }
     return;
   }
@@ -75,6 +83,6 @@ scope.onmessage = (event) => {
     if (mode === "rescan") scope.postMessage({ type: "changes", changes: [], rescan: true });
   };
   if (++pings === at && after === null) fault();
-  scope.postMessage({ type: "passed", id: command.id });
+  scope.postMessage({ type: "passed", id: command.id, root: folderIdentity(root) });
   if (pings === at && after !== null) setTimeout(fault, Number(after));
 };

@@ -187,6 +187,31 @@ Deno.test({
 });
 
 Deno.test({
+  name: "never stale: a root folder moved away and made again is watched again",
+  ignore: !posix,
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree({ "a.txt": { mtime: T0 }, "d/b.txt": { mtime: T0 } });
+    await using s = await indexedServer(tree.root);
+    const old = `${tree.root}-old`;
+    Deno.renameSync(tree.root, old);
+    try {
+      // The watch stays on the folder it started on (now `old`): the new root's files, and
+      // then a change only an event would report, must still be seen.
+      Deno.mkdirSync(tree.abs("d"), { recursive: true });
+      Deno.writeTextFileSync(tree.abs("d/new.txt"), "new");
+      assert.match(await s.same(ALL), /root folder was moved, removed or replaced|starting|built/);
+      await until(async () => (await s.info()).state === "ready", "the new root's index");
+      const t = new Date(T0 + DAY);
+      Deno.utimeSync(tree.abs("d/new.txt"), t, t);
+      assert.equal(await s.same(ALL), "index");
+    } finally {
+      Deno.removeSync(old, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "never stale: a tree that keeps changing while its index is built gets ready, never off",
   ignore: NO_INDEX,
   ...sanitize,
