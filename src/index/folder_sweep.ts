@@ -1,11 +1,15 @@
 /**
- * The background check of folder times (contract §18): the runtime drops every change
- * event whose path now leads out of the root (a new link out, a folder swapped for one),
- * so the index goes round the folders it holds, one `lstat` each, and forgets those whose
- * time moved (`HeldTree.recheck`). It runs in steps: one every
- * {@linkcode SWEEP_EVERY_MS} in the background, bounded by time (a share of one core),
- * and one before each indexed answer, bounded by a count of folders, so that on a small
- * tree every answer follows a whole round. docs/index.md has the rates measured.
+ * The background check of what events may not say (contract §18): the runtime drops every
+ * change event whose path now leads out of the root (a new link out, a folder swapped for
+ * one), and some changes raise no event for the name the index holds (a file changed
+ * through another hard link, a write through a memory map, `touch -h` on a link). So the
+ * index goes round the folders it holds, one `lstat` each, and forgets those whose time
+ * moved (`HeldTree.recheck`); and, with `entries`, round every held entry's stat too
+ * (`TreeCache.recheckEntries`). It runs in steps: one every {@linkcode SWEEP_EVERY_MS} in
+ * the background, bounded by time (a share of one core), folders and entries; and one
+ * before each indexed answer, bounded by a count of folders (its own round), so that on a
+ * small tree every answer follows a whole round of folders. docs/index.md has the rates
+ * measured.
  *
  * @module
  */
@@ -23,37 +27,86 @@ export interface Sweepable {
   readonly records: number;
   /** Checks the folder of a record if held; whether it looked. */
   recheck(folder: number): boolean;
+  /**
+   * Checks a held folder's entries from the `from`-th on until `until()`; where to go on,
+   * or -1 when done.
+   */
+  recheckEntries?(folder: number, from: number, until: () => boolean): number;
 }
 
 /** Options of {@linkcode FolderSweep}. */
 export interface FolderSweepOptions {
   /** A clock in ms with sub-ms steps. @default `performance.now` */
   now?: () => number;
+  /** The wall clock, for when a round began. @default `Date.now` */
+  wallNow?: () => number;
 }
 
 /** Goes round the held folders of one index, a step at a time. */
 export class FolderSweep {
   readonly #now: () => number;
+  readonly #wallNow: () => number;
   #next = 0;
+  /** A folder whose entries are being checked, and where to go on. */
+  #entries: { folder: number; from: number } | null = null;
+  /** When the round under way began, and when the last whole one did (or `null`). */
+  #roundBegan: number;
+  #wholeSince: number | null = null;
 
   constructor(options: FolderSweepOptions = {}) {
     this.#now = options.now ?? (() => performance.now());
+    this.#wallNow = options.wallNow ?? Date.now;
+    this.#roundBegan = this.#wallNow();
   }
 
   /**
-   * Checks held folders from where the last step stopped, until `folders` were checked,
-   * `ms` passed or the round is complete (every record looked at once). Returns how many
-   * were checked.
+   * When the last whole round began (wall clock, ms): every held folder, and with
+   * `entries` every held entry, was checked at or after it. `null` until one ends.
    */
-  step(index: Sweepable, limits: { folders?: number; ms?: number }): number {
+  get wholeSince(): number | null {
+    return this.#wholeSince;
+  }
+
+  /**
+   * Checks held folders (and, with `entries`, their held entries) from where the last
+   * step stopped, until `folders` were checked, `ms` passed or the round is complete
+   * (every record looked at once). Returns how many folders were checked.
+   */
+  step(index: Sweepable, limits: { folders?: number; ms?: number; entries?: boolean }): number {
     const until = limits.ms === undefined ? Infinity : this.#now() + limits.ms;
+    const timeUp = () => this.#now() >= until;
     const most = limits.folders ?? Infinity;
+    const entries = limits.entries === true && index.recheckEntries !== undefined;
+    if (entries && this.#entries !== null) {
+      const { folder, from } = this.#entries;
+      const next = index.recheckEntries!(folder, from, timeUp);
+      this.#entries = next < 0 ? null : { folder, from: next };
+      if (next >= 0) return 0;
+    }
     let checked = 0;
     for (let looked = 0; looked < index.records && checked < most; looked++) {
-      if (this.#next >= index.records) this.#next = 0;
-      if (index.recheck(this.#next++)) checked++;
-      if (this.#now() >= until) break;
+      if (this.#next >= index.records) this.#wrap();
+      const folder = this.#next++;
+      if (index.recheck(folder)) {
+        checked++;
+        if (entries) {
+          const next = index.recheckEntries!(folder, 0, timeUp);
+          if (next >= 0) {
+            this.#entries = { folder, from: next };
+            break;
+          }
+        }
+      }
+      if (timeUp()) break;
     }
+    if (this.#next >= index.records && this.#entries === null) this.#wrap();
     return checked;
+  }
+
+  /** A round is complete: the next one begins now. */
+  #wrap(): void {
+    this.#next = 0;
+    this.#wholeSince = this.#roundBegan;
+    this.#roundBegan = this.#wallNow();
   }
 }

@@ -55,7 +55,8 @@ const HEAP_LOOK_BYTES = 1024 * 1024;
 /** What one root's index holds. */
 export class HeldTree {
   protected readonly base: FsPort;
-  readonly #disk: FsPort;
+  /** The disk itself, never a fill's feed. */
+  protected readonly disk: FsPort;
   protected readonly root: string;
   protected readonly tree: FolderTree;
   protected readonly maxEntries: number;
@@ -73,7 +74,7 @@ export class HeldTree {
 
   constructor(options: HeldTreeOptions) {
     this.base = options.base;
-    this.#disk = options.disk ?? options.base;
+    this.disk = options.disk ?? options.base;
     this.root = options.rootReal;
     this.maxEntries = options.maxEntries;
     this.#maxBytes = options.maxBytes ?? Infinity;
@@ -205,7 +206,7 @@ export class HeldTree {
     for (let i = 0; i < names.length && !this.#special; i++) {
       if (kinds[i] !== 0) continue;
       try {
-        const info = this.#disk.lstat(dir + hostRules.sep + names[i]);
+        const info = this.disk.lstat(dir + hostRules.sep + names[i]);
         this.#special = !!(info.isFifo || info.isCharDevice || info.isBlockDevice);
       } catch { /* gone since */ }
     }

@@ -18,6 +18,11 @@ export interface IndexReport {
   overflowed: "entries" | "memory" | null;
   /** It met a FIFO or device file, which the runtime's watcher would open (contract §18). */
   special: boolean;
+  /**
+   * When the last whole round of the background check began (epoch ms): every held folder
+   * and entry was checked on disk at or after it; `null` until a round has ended.
+   */
+  checkedWhole: number | null;
 }
 
 /** Server to index worker. */

@@ -71,7 +71,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   const heapNearlyFull = () => getHeapStatistics().used_heap_size > heapLimit * HEAP_FULL_SHARE;
   let cache: TreeCache | null = null;
   let maxEntries = 0;
-  const sweep = new FolderSweep();
+  const sweep = new FolderSweep(); // before each answer: folders only
+  const background = new FolderSweep(); // folders and entries, a share of one core
   const fed = new FedFs(base); // what the index reads from disk, fed while a fill runs
   let sweeping: ReturnType<typeof setInterval> | undefined;
   scope.onmessage = (event) => {
@@ -88,14 +89,18 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       });
       if (maxEntries > 0) cache.record(true);
       const index = cache;
-      // The background check of folder times, a step at a time (folder_sweep.ts).
-      sweeping ??= setInterval(() => sweep.step(index, { ms: SWEEP_STEP_MS }), SWEEP_EVERY_MS);
+      // The background check of folders and entries, a step at a time (folder_sweep.ts).
+      sweeping ??= setInterval(
+        () => background.step(index, { ms: SWEEP_STEP_MS, entries: true }),
+        SWEEP_EVERY_MS,
+      );
       const tools: ScanTools = { fs: index, clock, guard: strictGuard };
       const report = (): IndexReport => ({
         entries: index.overflowed ? index.overflowedAt : index.entries,
         budgetBytes,
         overflowed: index.overflowed,
         special: index.special,
+        checkedWhole: background.wholeSince,
       });
       void answerScan(
         scope,

@@ -22,10 +22,15 @@ export interface IndexStatus {
   answers: { index: number; walk: number };
   /** Why the last call on this root that walked did (contract §18: who answered). */
   lastWalk?: string;
+  /**
+   * When the index was last checked whole on disk (RFC 3339): every folder and entry it
+   * holds was checked at or after it (contract §18, as of its last answer).
+   */
+  checkedWhole?: string;
 }
 
 /** Where a root's index stands, without its calls. */
-export type RootState = Pick<IndexStatus, "state" | "entries" | "reason">;
+export type RootState = Pick<IndexStatus, "state" | "entries" | "reason" | "checkedWhole">;
 
 /** Options of {@linkcode LiveIndex}. */
 export interface LiveIndexOptions {

@@ -83,6 +83,9 @@ export class RootKeeper {
     }
     if (report.overflowed === null) {
       root.status.entries = report.entries;
+      if (report.checkedWhole !== null) {
+        root.status.checkedWhole = new Date(report.checkedWhole).toISOString();
+      }
       return;
     }
     root.inflight = null; // its answer stands: the index is dropped after it

@@ -15,6 +15,7 @@
  */
 import type { FsPort } from "../ports/mod.ts";
 import { DIR, kindOf } from "./entry_columns.ts";
+import { hostRules } from "../security/mod.ts";
 import { allOutside, type Dropped, type Focus, outside } from "./focus.ts";
 import { HeldTree } from "./held_tree.ts";
 import { entriesOf, infoOf, recordInfo } from "./listing.ts";
@@ -123,6 +124,37 @@ export class TreeCache extends HeldTree implements FsPort {
     this.#folderStat = null;
     if (known?.path === path && known.generation === this.generation) return known.time;
     return this.timeOf(path);
+  }
+
+  /**
+   * The background check of entries (contract §18, "What no event reports": a file changed
+   * through another hard link, a write through a memory map, `touch -h` on a link): the
+   * held stats of folder `folder`'s entries from the `from`-th on, one lstat each on the
+   * disk (not following links), until `until()` says stop; a stat that differs (kind,
+   * size, modification time) or is gone is forgotten, to be read again when next needed.
+   * Returns where to go on, or -1 once the folder's entries are done (or it is not held).
+   */
+  recheckEntries(folder: number, from: number, until: () => boolean): number {
+    if (!this.tree.listed(folder)) return -1;
+    const { first, count } = this.tree.run(folder);
+    const dir = this.tree.pathOf(folder);
+    for (let k = from; k < count; k++) {
+      if (until()) return k;
+      const e = first + k;
+      const cols = this.tree.columns;
+      if (Number.isNaN(cols.mtime[e]!)) continue; // not held: read when needed anyway
+      let info: Deno.FileInfo | null = null;
+      try {
+        info = this.disk.lstat(dir + hostRules.sep + this.tree.nameOf(folder, e));
+      } catch { /* gone: forgotten below */ }
+      if (
+        info && kindOf(info) === cols.kind[e] && info.size === cols.size[e] &&
+        (info.mtime?.getTime() ?? NaN) === cols.mtime[e]
+      ) continue;
+      this.changed();
+      recordInfo(this.tree, folder, e, null);
+    }
+    return -1;
   }
 
   holdsListing(path: string): boolean {

@@ -38,7 +38,7 @@ export const LIST_ROOTS_TOOL: Tool = {
               type: "object",
               additionalProperties: false,
               description:
-                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why). 'answers' counts this root's calls by who answered them; 'lastWalk' says why the last call that walked did.",
+                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why). 'answers' counts this root's calls by who answered them; 'lastWalk' says why the last call that walked did; 'checkedWhole': every folder and entry the index holds was checked on disk at or after this time.",
               properties: {
                 state: { type: "string", enum: ["off", "starting", "building", "ready"] },
                 entries: { type: "integer", minimum: 0 },
@@ -53,6 +53,7 @@ export const LIST_ROOTS_TOOL: Tool = {
                   required: ["index", "walk"],
                 },
                 lastWalk: { type: "string" },
+                checkedWhole: { type: "string", format: "date-time" },
               },
               required: ["state", "entries", "answers"],
             },

@@ -116,6 +116,8 @@ export interface RootIndexInfo {
   answers?: { index: number; walk: number };
   /** Why the last call that walked did. */
   lastWalk?: string;
+  /** When the index was last checked whole on disk. */
+  checkedWhole?: string;
 }
 
 /** The first root's live index, from `fs.list_roots`. */

@@ -212,6 +212,34 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "never stale: what no event reports (another hard link, touch -h) is found by the background check",
+  ignore: !posix,
+  ...sanitize,
+  async fn() {
+    await using outside = await makeTree({ "target": { mtime: T0 } }, "fts-outside-");
+    await using tree = await makeTree({ "d/a.txt": { mtime: T0, content: "a" } });
+    Deno.linkSync(tree.abs("d/a.txt"), outside.abs("other")); // the same file, outside
+    Deno.symlinkSync(outside.abs("target"), tree.abs("link"));
+    await using s = await indexedServer(tree.root);
+    assert.equal(await s.same(ALL), "index");
+    // Through the other name: the root's watch sees nothing. touch -h: the runtime drops
+    // the event (its path leads out of the root).
+    const changedAt = Date.now();
+    Deno.writeTextFileSync(outside.abs("other"), "changed through another name");
+    sh(`touch -h -d 2024-01-01 ${tree.abs("link")}`, tree.root);
+    // Within the check's bound: once a whole round began after the change, the answer is
+    // fresh, and from the index.
+    await until(async () => {
+      await s.matches(ALL);
+      const since = (await s.info()).checkedWhole;
+      return since !== undefined && Date.parse(since) > changedAt;
+    }, "a whole round of the background check");
+    assert.equal(await s.same(ALL), "index");
+  },
+});
+
+Deno.test({
   name: "never stale: a tree that keeps changing while its index is built gets ready, never off",
   ignore: NO_INDEX,
   ...sanitize,
