@@ -5,18 +5,19 @@
  * through another hard link, a write through a memory map, `touch -h` on a link). So the
  * index goes round the folders it holds, one `lstat` each, and forgets those whose time
  * moved (`HeldTree.recheck`); and, with `entries`, round every held entry's stat too
- * (`TreeCache.recheckEntries`). It runs in steps: one every {@linkcode SWEEP_EVERY_MS} in
- * the background, bounded by time (a share of one core), folders and entries; and one
- * before each indexed answer, bounded by a count of folders (its own round), so that on a
- * small tree every answer follows a whole round of folders. docs/index.md has the rates
- * measured.
+ * (`TreeCache.recheckEntries`). It runs in steps, each sweep on its own round: every
+ * {@linkcode SWEEP_EVERY_MS} in the background, one step of folders and one of folders and
+ * entries, each bounded by time (2% of one core each), so that the many entries do not slow
+ * the round of folders; and one before each indexed answer, bounded by a count of folders,
+ * so that on a small tree every answer follows a whole round of folders. docs/index.md has
+ * the rates measured.
  *
  * @module
  */
 
 /** How often a background step runs, in ms. */
 export const SWEEP_EVERY_MS = 100;
-/** How long a background step may take, in ms: 2% of one core. */
+/** How long a background step may take, in ms: 2% of one core (each of the two). */
 export const SWEEP_STEP_MS = 2;
 /** How many held folders a step before an answer checks at most. */
 export const ANSWER_SWEEP_FOLDERS = 1_000;
