@@ -43,7 +43,14 @@ export function resolveStart(
     if (!guard.inside(root.realPath, real)) throw symlinkEscape(startPath);
   }
   const abs = last === undefined ? real : hostRules.join(real, last);
-  return { abs, isDirectory: fs.lstat(abs).isDirectory };
+  const info = fs.lstat(abs);
+  // The root itself is never a match (contract §6): one that is no longer a real folder
+  // (replaced by a link, or by a file) is not scanned as if it were an entry.
+  if (last === undefined && (info.isSymlink || !info.isDirectory)) {
+    if (info.isSymlink) throw symlinkEscape(startPath);
+    throw new Deno.errors.NotFound("the root is not a folder");
+  }
+  return { abs, isDirectory: info.isDirectory };
 }
 
 /** Thrown for a directory whose real path has left the root since it was listed. */
