@@ -219,7 +219,11 @@ function apply(root: string, outside: string, m: Mutation, step: number): void {
     }
     case "ignore": {
       const dir = target.dir ? target.path : path.dirname(target.path);
-      Deno.writeTextFileSync(abs(dir === "." ? ".gitignore" : `${dir}/.gitignore`), m.rules);
+      const file = dir === "." ? ".gitignore" : `${dir}/.gitignore`;
+      // Only over a regular file: a FIFO put in its place (a hard link to one) would block
+      // this write until a reader came, and the test with it.
+      if (taken(file) && !Deno.lstatSync(abs(file)).isFile) return;
+      Deno.writeTextFileSync(abs(file), m.rules);
       return;
     }
   }
