@@ -45,6 +45,8 @@ export class RootWatch {
   readonly #waiting = new Map<number, (same: boolean) => void>();
   /** The root folder's identity when the watch started. */
   #root: string | null = null;
+  /** Whether the root was found moved (said once). */
+  #moved = false;
   #nextBarrier = 1;
 
   /** Starts watching the root in a worker, as `place` says. */
@@ -57,13 +59,13 @@ export class RootWatch {
       if (report.type === "ready") {
         this.#root = report.root;
         events.ready();
-      } else if (report.type === "moved") this.#moved();
+      } else if (report.type === "moved") this.#rootMoved();
       else if (report.type === "changes") events.changes(report.changes, report.rescan);
       else if (report.type === "passed") {
         const same = report.root !== null && report.root === this.#root;
         this.#waiting.get(report.id)?.(same);
         this.#waiting.delete(report.id);
-        if (!same) this.#moved();
+        if (!same) this.#rootMoved();
       } else {
         const why = report.type === "failed" ? "the watch failed" : "the watch broke";
         events.lost(`${why}: ${report.reason}`, true);
@@ -98,10 +100,11 @@ export class RootWatch {
     );
     const command: WatchCommand = { type: "barrier", id };
     this.#worker.postMessage(command);
-    if (await settledWithin(passed, ms, signal)) return same;
-    if (signal?.aborted) {
+    try {
+      if (await settledWithin(passed, ms, signal)) return same;
+    } catch (err) {
       this.#waiting.delete(id); // the caller gave up first: not the watch's fault
-      return false;
+      throw err;
     }
     if (this.#waiting.delete(id)) {
       this.#events.lost(`its watch did not pass a barrier within ${ms} ms`, "soon");
@@ -117,9 +120,9 @@ export class RootWatch {
   }
 
   /** The root is no longer the folder watched: the watch is over, to be started again. */
-  #moved(): void {
-    if (this.#root === "moved") return;
-    this.#root = "moved";
+  #rootMoved(): void {
+    if (this.#moved) return;
+    this.#moved = true;
     this.#events.lost("its root folder was moved, removed or replaced", "soon");
   }
 }

@@ -44,18 +44,16 @@ function send(): void {
 }
 
 /** Writes a cookie for `barrier` (or a fence); a cookie that cannot be written ends the watch. */
-function writeCookie(barrier: number | null): boolean {
+function writeCookie(barrier: number | null): void {
   const path = cookies!.cookie(barrier);
   try {
     Deno.writeFileSync(path, new Uint8Array(), { createNew: true });
-    return true;
   } catch (err) {
     send();
     scope.postMessage({
       type: "error",
       reason: `its barrier cookie could not be written (${watchFailure(err)})`,
     });
-    return false;
   }
 }
 

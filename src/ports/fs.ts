@@ -49,9 +49,16 @@ function readCheckedText(path: string, maxBytes: number): string {
     if (!now.isFile || now.ino !== before.ino || now.dev !== before.dev) {
       throw new Deno.errors.InvalidData("changed while it was opened");
     }
-    const buffer = new Uint8Array(maxBytes + 1);
+    // Sized by the file, grown (up to one byte past the bound) only if it grows meanwhile.
+    let buffer = new Uint8Array(Math.min(now.size, maxBytes) + 1);
     let length = 0;
-    while (length < buffer.length) {
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > maxBytes) break;
+        const longer = new Uint8Array(Math.min(length * 2, maxBytes + 1));
+        longer.set(buffer);
+        buffer = longer;
+      }
       const n = file.readSync(buffer.subarray(length));
       if (n === null) break;
       length += n;
