@@ -47,6 +47,8 @@ export interface HeldTreeOptions {
   maxBytes?: number;
   /** Whether the heap is nearly full (asked once per 1 MB kept). Default: never. */
   heapNearlyFull?: () => boolean;
+  /** Folders the watch leaves out (watch_plan.ts): read from disk by every scan. */
+  unwatched?: readonly string[];
 }
 
 /** How much kept memory passes between two looks at the heap. */
@@ -60,6 +62,8 @@ export class HeldTree {
   protected readonly root: string;
   protected readonly tree: FolderTree;
   protected readonly maxEntries: number;
+  /** Folders the watch leaves out, read from disk by every scan ({@linkcode forgetListing}). */
+  protected readonly unwatched: readonly string[];
   readonly #maxBytes: number;
   readonly #heapNearlyFull: () => boolean;
   #nextHeapLook = HEAP_LOOK_BYTES;
@@ -77,6 +81,7 @@ export class HeldTree {
     this.disk = options.disk ?? options.base;
     this.root = options.rootReal;
     this.maxEntries = options.maxEntries;
+    this.unwatched = options.unwatched ?? [];
     this.#maxBytes = options.maxBytes ?? Infinity;
     this.#heapNearlyFull = options.heapNearlyFull ?? (() => false);
     this.tree = new FolderTree(options.rootReal);
@@ -144,6 +149,19 @@ export class HeldTree {
     const { parent, name } = this.tree.parentOf(path);
     this.tree.drop(parent, name);
     this.#unstat(path);
+  }
+
+  /**
+   * Forgets a folder's listing and its entries' stats, but not what is below its subfolders:
+   * an unwatched folder's (watch_plan.ts), read from disk again by every scan.
+   */
+  forgetListing(path: string): void {
+    const folder = this.tree.node(path, false);
+    if (!this.tree.listed(folder)) return;
+    this.changed();
+    const { first, count } = this.tree.run(folder);
+    for (let e = first; e < first + count; e++) recordInfo(this.tree, folder, e, null);
+    this.#relist(folder, path);
   }
 
   /** Record numbers of folders, `0 .. records - 1`, some not held: what `recheck` takes. */

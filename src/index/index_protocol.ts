@@ -27,8 +27,11 @@ export interface IndexReport {
 
 /** Server to index worker. */
 export type IndexControl =
-  /** Keep what scans read from now on (the watcher runs), up to `maxEntries`. */
-  | { type: "record"; maxEntries: number }
+  /**
+   * Keep what scans read from now on (the watcher runs), up to `maxEntries`; the
+   * `unwatched` folders are read from disk by every scan (watch_plan.ts).
+   */
+  | { type: "record"; maxEntries: number; unwatched: readonly string[] }
   /**
    * Take what a fill helper writes into `ring` while the fill runs (fed_fs.ts); `null`:
    * the fill is over.
@@ -52,20 +55,29 @@ export type WatchCommand =
 
 /** Watch worker to server. */
 export type WatchReport =
-  /** The watch is in place: changes from now on are reported. */
-  | { type: "ready"; root: string | null }
-  /** The watch could not be set up (e.g. the system's watch limit); `reason` has no path. */
-  | { type: "failed"; reason: string }
+  /**
+   * The watch is in place: changes from now on are reported, except in the `unwatched`
+   * folders (their listings and their entries' stats are read from disk by every scan:
+   * watch_plan.ts); `root`: what the watch rests on ({@linkcode planIdentity}).
+   */
+  | { type: "ready"; root: string | null; unwatched?: string[] }
+  /**
+   * The watch could not be set up (e.g. the system's watch limit); `reason` has no path;
+   * `retry`: it may work later.
+   */
+  | { type: "failed"; reason: string; retry?: boolean }
   | { type: "changes"; changes: Change[]; rescan: boolean }
   /** The watcher broke after it was ready: changes may have been lost. */
   | { type: "error"; reason: string }
   /**
-   * Barrier `id` passed: every change before it has been sent; `root`: the root folder's
-   * identity then ({@linkcode folderIdentity}), to tell it is still the folder watched.
+   * Barrier `id` passed: every change before it has been sent; `root`: what the watch
+   * rests on then (watch_plan.ts `planIdentity`), to tell it is still in place.
    */
   | { type: "passed"; id: number; root: string | null }
   /** The root folder is no longer the one watched (moved, removed or replaced). */
-  | { type: "moved" };
+  | { type: "moved" }
+  /** A link to a folder outside the root appeared where the watch would follow it. */
+  | { type: "replan" };
 
 /**
  * A real folder's identity (device and inode, from one lstat not following links), or

@@ -71,6 +71,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   const heapNearlyFull = () => getHeapStatistics().used_heap_size > heapLimit * HEAP_FULL_SHARE;
   let cache: TreeCache | null = null;
   let maxEntries = 0;
+  let unwatched: readonly string[] = [];
   const sweep = new FolderSweep(); // before each answer: folders only
   const folders = new FolderSweep(); // in the background: folders, 2% of one core
   const background = new FolderSweep(); // in the background: entries too, 2% more
@@ -87,6 +88,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         maxEntries,
         maxBytes: budgetBytes,
         heapNearlyFull,
+        unwatched,
       });
       if (maxEntries > 0) cache.record(true);
       const index = cache;
@@ -115,6 +117,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       );
     } else if (message.type === "record") {
       maxEntries = message.maxEntries;
+      unwatched = message.unwatched;
     } else if (message.type === "feed") {
       if (message.ring) fed.feed(message.ring);
       else fed.end();

@@ -25,6 +25,8 @@ export interface RootIndex {
   retry: ReturnType<typeof setTimeout> | undefined;
   /** Its events overflowed while it was building: build again once done. */
   rebuild: boolean;
+  /** Folders its watch leaves out (watch_plan.ts): read from disk by every scan. */
+  unwatched: readonly string[];
   /** Fills that failed in a row (each tried again after a longer wait, up to a bound). */
   failedFills: number;
 }
@@ -42,5 +44,6 @@ export function newRootIndex(number: number, where: Root): RootIndex {
     retry: undefined,
     rebuild: false,
     failedFills: 0,
+    unwatched: [],
   };
 }

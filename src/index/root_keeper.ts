@@ -124,7 +124,10 @@ export class RootKeeper {
       cookies,
       queueLimit: this.#options.queueLimit ?? DEFAULT_QUEUE_LIMIT,
     }, {
-      ready: () => void this.#build(root),
+      ready: (unwatched) => {
+        root.unwatched = unwatched;
+        void this.#build(root);
+      },
       changes: (changes, rescan) => {
         root.index?.postMessage({ type: "changes", changes, rescan } satisfies IndexControl);
         this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
@@ -160,7 +163,7 @@ export class RootKeeper {
     if (!leave) return this.#stop(root, "its index could not be built (a call on it never ended)");
     if (this.#closed || root.status.state !== "building") return leave();
     const request = fillRequest(root.where, this.#options.maxEntries, this.#options.maxDepth);
-    const endFeed = startFeed(root.index ??= this.#startIndex(), request, {
+    const endFeed = startFeed(root.index ??= this.#startIndex(root), request, {
       url: this.#options.fillWorkerUrl ?? WORKER_MODULES.fill,
       readPaths: this.#options.readPaths,
       giveWay: this.#calls.running,
@@ -225,7 +228,7 @@ export class RootKeeper {
     leave: () => void,
     options: Omit<TaskOptions, "graceMs" | "settle" | "onReport">,
   ): Task {
-    const worker = root.index ??= this.#startIndex();
+    const worker = root.index ??= this.#startIndex(root);
     const task = runTask(worker, request, {
       ...options,
       graceMs: this.#options.graceMs ?? 1000,
@@ -240,10 +243,11 @@ export class RootKeeper {
     return task;
   }
 
-  #startIndex(): Worker {
+  #startIndex(root: RootIndex): Worker {
     const url = this.#options.indexWorkerUrl ?? WORKER_MODULES.index;
     const worker = spawnSandboxed(url, this.#options.readPaths);
-    worker.postMessage({ type: "record", maxEntries: this.#options.maxEntries } as IndexControl);
+    const { maxEntries } = this.#options;
+    worker.postMessage({ type: "record", maxEntries, unwatched: root.unwatched } as IndexControl);
     return worker;
   }
 

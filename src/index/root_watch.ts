@@ -12,8 +12,11 @@ import { settledWithin } from "./turns.ts";
 
 /** What a root's watch tells its owner. */
 export interface WatchEvents {
-  /** The watch is in place: changes from now on are reported. */
-  ready(): void;
+  /**
+   * The watch is in place: changes from now on are reported, except in the `unwatched`
+   * folders (read from disk by every scan).
+   */
+  ready(unwatched: readonly string[]): void;
   /** Changes, in the order they happened; `rescan`: some were lost, start over. */
   changes(changes: Change[], rescan: boolean): void;
   /**
@@ -58,18 +61,20 @@ export class RootWatch {
       const report = event.data;
       if (report.type === "ready") {
         this.#root = report.root;
-        events.ready();
+        events.ready(report.unwatched ?? []);
       } else if (report.type === "moved") this.#rootMoved();
-      else if (report.type === "changes") events.changes(report.changes, report.rescan);
+      else if (report.type === "replan") {
+        events.lost("a link to a folder outside it appeared; its watch is planned again", "soon");
+      } else if (report.type === "changes") events.changes(report.changes, report.rescan);
       else if (report.type === "passed") {
         const same = report.root !== null && report.root === this.#root;
         this.#waiting.get(report.id)?.(same);
         this.#waiting.delete(report.id);
         if (!same) this.#rootMoved();
-      } else {
-        const why = report.type === "failed" ? "the watch failed" : "the watch broke";
-        events.lost(`${why}: ${report.reason}`, true);
-      }
+      } else if (report.type === "failed") {
+        const reason = `the watch failed: ${report.reason}`;
+        events.lost(reason, report.retry ?? true);
+      } else events.lost(`the watch broke: ${report.reason}`, true);
     };
     this.#worker.onerror = (event) => {
       event.preventDefault();
@@ -123,6 +128,9 @@ export class RootWatch {
   #rootMoved(): void {
     if (this.#moved) return;
     this.#moved = true;
-    this.#events.lost("its root folder was moved, removed or replaced", "soon");
+    this.#events.lost(
+      "its root folder was moved, removed or replaced, or a folder its watch rests on was",
+      "soon",
+    );
   }
 }

@@ -52,8 +52,12 @@ export class TreeCache extends HeldTree implements FsPort {
     return this.#dropped;
   }
 
-  /** Opens a scan: the held folders it reads from disk through are checked again. */
+  /**
+   * Opens a scan: the held folders it reads from disk through are checked again, and the
+   * folders the watch leaves out are read from disk again.
+   */
   begin(): void {
+    for (const dir of this.unwatched) this.forgetListing(dir);
     this.verified.clear();
     this.#unsettled = false;
   }

@@ -16,11 +16,11 @@
 import { Cookies } from "./cookies.ts";
 import {
   type Change,
-  folderIdentity,
   type WatchCommand,
   watchFailure,
   type WatchReport,
 } from "./index_protocol.ts";
+import { linksOut, planIdentity, planWatch, type WatchPlan } from "./watch_plan.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<WatchCommand>) => void) | null;
@@ -30,7 +30,9 @@ const scope = self as unknown as {
 let pending: Change[] = [];
 let rescan = false;
 let cookies: Cookies | null = null;
+let plan: WatchPlan | null = null;
 let rootPath = "";
+const sep = Deno.build.os === "windows" ? "\\" : "/";
 /** How often the root folder is checked to still be the one watched, in ms. */
 const ROOT_CHECK_MS = 1000;
 /** Barriers asked for before the watch was in place. */
@@ -65,22 +67,29 @@ function removeCookie(path: string): void {
 
 async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise<void> {
   rootPath = command.path;
-  // Taken before the watch: a root replaced in between shows as replaced, never the reverse.
-  const root = folderIdentity(rootPath);
-  let watcher: Deno.FsWatcher;
-  try {
-    watcher = Deno.watchFs([command.path, command.cookies], { recursive: true });
-  } catch (err) {
-    scope.postMessage({ type: "failed", reason: watchFailure(err) });
+  // Planned before the watch, so that it never walks a link out (watch_plan.ts).
+  const planned = planWatch(rootPath, sep);
+  if ("refused" in planned) {
+    scope.postMessage({ type: "failed", reason: planned.refused, retry: false });
     return;
   }
-  const sep = Deno.build.os === "windows" ? "\\" : "/";
+  const watched = plan = planned.plan;
+  // Taken before the watch: a root replaced in between shows as replaced, never the reverse.
+  const root = planIdentity(watched, sep);
+  let watcher: Deno.FsWatcher;
+  try {
+    watcher = Deno.watchFs([...watched.parts, command.cookies], { recursive: true });
+  } catch (err) {
+    scope.postMessage({ type: "failed", reason: watchFailure(err), retry: true });
+    return;
+  }
   cookies = new Cookies(command.cookies, command.queueLimit, sep);
-  scope.postMessage({ type: "ready", root });
+  scope.postMessage({ type: "ready", root, unwatched: watched.unwatched });
   for (const id of early.splice(0)) writeCookie(id);
-  // The watch stays on the folder it started on: a root moved away (and made again) ends it.
+  // The watch stays on the folders it started on: a root moved away (and made again), or a
+  // part replaced or added, ends it.
   const checking = setInterval(() => {
-    if (folderIdentity(rootPath) === root) return;
+    if (planIdentity(watched, sep) === root) return;
     clearInterval(checking);
     scope.postMessage({ type: "moved" });
   }, ROOT_CHECK_MS);
@@ -93,11 +102,12 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
       if (!read.cookie && event.flag !== "rescan") {
         pending.push({ kind: event.kind, paths: event.paths });
         if (pending.length === 1) setTimeout(send, 0); // one batch per turn of the loop
+        if (event.kind === "create" || event.kind === "rename") lookForLinksOut(event.paths);
       }
       if (rescan && pending.length === 0) setTimeout(send, 0);
       if (read.passed.length > 0) {
         send();
-        const now = folderIdentity(rootPath);
+        const now = planIdentity(watched, sep);
         for (const id of read.passed) scope.postMessage({ type: "passed", id, root: now });
       }
       if (cookies.fenceDue) writeCookie(null);
@@ -105,6 +115,20 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
   } catch (err) {
     send();
     scope.postMessage({ type: "error", reason: watchFailure(err) });
+  }
+}
+
+/**
+ * A link to a folder outside the root made or moved into a watched part, or a folder with
+ * one: the runtime follows it the next time it walks that folder (at once for a folder moved
+ * in), so the watch is planned again (said once).
+ */
+function lookForLinksOut(paths: readonly string[]): void {
+  for (const path of paths) {
+    if (plan === null || !path.startsWith(rootPath + sep)) continue;
+    if (linksOut(path, rootPath, sep, 1).length === 0) continue;
+    plan = null;
+    scope.postMessage({ type: "replan" });
   }
 }
 

@@ -38,6 +38,8 @@ const SEAM_SERVER_ARGS = [
 /** A connected client and the running server. */
 export interface Connection {
   client: Client;
+  /** The server's process id (to read what it holds from `/proc`). */
+  pid: number | null;
   /** Calls fs.search_by_time. */
   search(args: unknown): Promise<CallToolResult>;
   close(): Promise<void>;
@@ -76,6 +78,7 @@ export async function connect(
   const close = () => client.close();
   return {
     client,
+    pid: transport.pid,
     search: (args) =>
       client.callTool({
         name: env.TOOL_NAMES === "underscore" ? "fs_search_by_time" : "fs.search_by_time",

@@ -1,0 +1,136 @@
+/**
+ * Where a root's watch reaches (contract §18, "The watch's reach"). The runtime's recursive
+ * watch follows links to folders as it adds its watches (notify walks the tree with
+ * `follow_links`), so a link inside a root to a folder outside it would have the watch walk
+ * and watch that folder's whole tree: a link to `/` or to a home folder uses up the user's
+ * watches, which every other program of the user shares. Before the watch is set up, the
+ * root is read for such links (names and kinds only, and each link's real path); a root with
+ * one is watched in parts: every folder on the way from the root to a link out is left
+ * unwatched (its listing and its entries' stats are read from disk by every scan), and each
+ * of their other subfolders is watched whole. Too many parts (the runtime compares every
+ * event with each watched path, opening both) and the root walks.
+ *
+ * Only the watch worker uses this (it reads the roots, never through a link out: a link's
+ * real path and kind are asked of the path inside the root).
+ *
+ * @module
+ */
+import { folderIdentity } from "./index_protocol.ts";
+
+/** The most folders watched whole in parts (the runtime compares each event with each). */
+export const MOST_PARTS = 64;
+/** The most entries the unwatched folders may hold (every scan reads them from disk). */
+export const MOST_UNWATCHED_ENTRIES = 10_000;
+
+/** How a root is watched. */
+export interface WatchPlan {
+  /** The folders watched whole (recursively): the root alone when no link leads out. */
+  parts: string[];
+  /** The folders left unwatched, root first: those on the way to a link out. */
+  unwatched: string[];
+}
+
+/** A plan, or why the root cannot be watched without reaching outside it. */
+export type Planned = { plan: WatchPlan } | { refused: string };
+
+/** The runtime's watch on this system walks its tree following links (not FSEvents). */
+export const WATCH_FOLLOWS_LINKS = Deno.build.os !== "darwin";
+
+/** Plans the watch of the root at real path `root` (`sep`: the path separator). */
+export function planWatch(root: string, sep: string): Planned {
+  if (!WATCH_FOLLOWS_LINKS) return { plan: { parts: [root], unwatched: [] } };
+  const outs = linksOut(root, root, sep, Infinity);
+  if (outs.length === 0) return { plan: { parts: [root], unwatched: [] } };
+  const unwatched = new Set<string>();
+  for (const link of outs) {
+    for (let dir = link.slice(0, link.lastIndexOf(sep)); !unwatched.has(dir);) {
+      unwatched.add(dir);
+      if (dir === root) break;
+      dir = dir.slice(0, dir.lastIndexOf(sep));
+    }
+  }
+  const parts: string[] = [];
+  let entries = 0;
+  for (const dir of unwatched) {
+    for (const entry of listing(dir)) {
+      entries++;
+      const path = dir + sep + entry.name;
+      if (entry.isDirectory && !unwatched.has(path)) parts.push(path);
+    }
+  }
+  if (parts.length > MOST_PARTS || entries > MOST_UNWATCHED_ENTRIES) {
+    return {
+      refused: `links lead out of it in too many places to watch it in parts (${outs.length} ` +
+        `links, ${parts.length} parts, ${entries} entries left unwatched)`,
+    };
+  }
+  return { plan: { parts, unwatched: [...unwatched].sort() } };
+}
+
+/**
+ * The links to folders outside `root` at or below `start` (one lstat of `start`, then names
+ * and kinds of each folder), at most `most` of them.
+ */
+export function linksOut(start: string, root: string, sep: string, most: number): string[] {
+  const found: string[] = [];
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(start);
+  } catch {
+    return found; // gone
+  }
+  if (info.isSymlink) return leadsOut(start, root, sep) ? [start] : found;
+  if (!info.isDirectory) return found;
+  const stack = [start];
+  while (stack.length > 0 && found.length < most) {
+    const dir = stack.pop()!;
+    for (const entry of listing(dir)) {
+      const path = dir + sep + entry.name;
+      if (entry.isDirectory) stack.push(path);
+      else if (entry.isSymlink && leadsOut(path, root, sep)) found.push(path);
+    }
+  }
+  return found;
+}
+
+/**
+ * Whether the link at `path` leads to a folder outside `root` (a dangling link, or one to
+ * a file, is not followed by the watch: it does not count).
+ */
+function leadsOut(path: string, root: string, sep: string): boolean {
+  try {
+    const real = Deno.realPathSync(path);
+    if (real === root || real.startsWith(root + sep)) return false;
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** A folder's entries (none when it cannot be read: the watch cannot walk it either). */
+function listing(dir: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(dir)];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What the watch rests on, to tell it is still in place: the root folder's identity, and
+ * for a plan in parts, each unwatched folder's with its subfolders' (a folder made in an
+ * unwatched folder, or a part replaced, is not watched: the plan is made again). `null`
+ * when the root is not a real folder now.
+ */
+export function planIdentity(plan: WatchPlan, sep: string): string | null {
+  if (plan.unwatched.length === 0) return folderIdentity(plan.parts[0]!);
+  const said: string[] = [];
+  for (const dir of plan.unwatched) {
+    const own = folderIdentity(dir);
+    if (own === null) return null;
+    const subs = listing(dir).filter((e) => e.isDirectory)
+      .map((e) => `${e.name}=${folderIdentity(dir + sep + e.name)}`).sort();
+    said.push(`${own}[${subs.join("/")}]`);
+  }
+  return said.join(";");
+}
