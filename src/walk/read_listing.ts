@@ -6,7 +6,7 @@
  * @module
  */
 import type { FsPort } from "../ports/mod.ts";
-import { assertStillInside, type Guard } from "../security/mod.ts";
+import { assertStillInside, type Guard, hostRules } from "../security/mod.ts";
 import type { Exclusion } from "./exclusion.ts";
 
 /**
@@ -18,7 +18,18 @@ import type { Exclusion } from "./exclusion.ts";
 export interface Listing {
   keys: string[];
   directories: Set<string>;
+  /** Entries left out because their names could not be decoded ({@linkcode UNDECODED}). */
+  undecodable: number;
 }
+
+/**
+ * What the runtime puts in a name for bytes that are not valid UTF-8 (contract §6). Such a
+ * name may not be the entry's: several entries can come back as one name, and the name
+ * leads to another entry, or none. Of the entries listed under a name that holds it, one is
+ * kept if an `lstat` of the name finds an entry of its kind (the real one); the others are
+ * left out and counted as skipped.
+ */
+export const UNDECODED = "\uFFFD";
 
 /** The folder path of a listing's prefix: `""` or `"a/b"` for `"a/b/"`. */
 export function folderOf(prefix: string): string {
@@ -51,10 +62,15 @@ export function readListing(
   depth: number,
 ): Listing | Promise<Listing> {
   assertStillInside(fs, options.rootReal, abs, options.guard);
-  const listing: Listing = { keys: [], directories: new Set() };
+  const listing: Listing = { keys: [], directories: new Set(), undecodable: 0 };
   const { exclusion } = options;
   const wanted: string[] = [];
+  const odd: Deno.DirEntry[] = [];
   const add = (entry: Deno.DirEntry) => {
+    if (entry.name.includes(UNDECODED)) odd.push({ ...entry });
+    else keep(entry);
+  };
+  const keep = (entry: Deno.DirEntry) => {
     listing.keys.push(entry.name);
     if (entry.isDirectory) {
       listing.directories.add(entry.name);
@@ -64,6 +80,7 @@ export function readListing(
     }
   };
   const done = () => {
+    for (const entry of odd.length > 0 ? decoded(fs, abs, listing, odd) : []) keep(entry);
     listing.keys.sort(); // the default order compares UTF-16 code units, as `<` does
     exclusion?.enter(folderOf(prefix), abs, wanted);
     return listing;
@@ -76,4 +93,33 @@ export function readListing(
   }
   for (const entry of fs.readDir(abs)) add(entry);
   return done();
+}
+
+/**
+ * The entries of `odd` (names with U+FFFD) that are their names' (contract §6): of those
+ * that share a name, at most one, and only if an `lstat` of the name finds an entry of its
+ * kind (the real one); the others are counted in `listing.undecodable`.
+ */
+function decoded(
+  fs: FsPort,
+  abs: string,
+  listing: Listing,
+  odd: readonly Deno.DirEntry[],
+): Deno.DirEntry[] {
+  const byName = Map.groupBy(odd, (entry) => entry.name);
+  const kept: Deno.DirEntry[] = [];
+  for (const [name, group] of byName) {
+    let info: Deno.FileInfo | null = null;
+    try {
+      info = fs.lstat(abs + hostRules.sep + name);
+    } catch { /* no entry by that name: none of them is it */ }
+    const real = info &&
+      group.find((e) =>
+        e.isFile === info.isFile && e.isDirectory === info.isDirectory &&
+        e.isSymlink === info.isSymlink
+      );
+    if (real) kept.push(real);
+    listing.undecodable += group.length - (real ? 1 : 0);
+  }
+  return kept;
 }

@@ -212,6 +212,7 @@ export async function walk(
     try {
       const listing = await readListing(fs, abs, prefix, options, depth);
       stats.scannedDirectories++;
+      stats.skipped += listing.undecodable;
       stack.push({ abs, prefix, depth, listing, index: 0 });
     } catch (err) {
       if (!isFsError(err) && !(err instanceof LeftRootError)) throw err;
@@ -219,14 +220,10 @@ export async function walk(
     }
   };
   // The start's own listing failing fails the request (the caller maps the error).
-  stack.push({
-    abs: options.startAbs,
-    prefix: startPrefix,
-    depth: 1,
-    listing: await readListing(fs, options.startAbs, startPrefix, options, 1),
-    index: 0,
-  });
+  const listing = await readListing(fs, options.startAbs, startPrefix, options, 1);
+  stack.push({ abs: options.startAbs, prefix: startPrefix, depth: 1, listing, index: 0 });
   stats.scannedDirectories++;
+  stats.skipped += listing.undecodable;
 
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
