@@ -254,7 +254,10 @@ export class HeldTree {
       }
     }
     this.#unstat(abs);
-    if (kind === "modify" || kind === "access") return;
+    if (kind === "modify" || kind === "access") {
+      // A folder's own change (its mode, say) may change what the server's user may list.
+      return this.tree.unlist(this.tree.node(abs, false));
+    }
     this.#relist(parent, dir);
     this.tree.drop(parent, name);
   }

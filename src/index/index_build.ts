@@ -28,6 +28,9 @@ export const NO_ORDER =
 /** Why a root that holds a FIFO or device file is not watched (contract §18). */
 export const SPECIAL_FILES =
   "it holds a FIFO or device file, which the runtime's watcher would open (and block on) when an event names it; it is walked until the server restarts";
+/** Why a root's watch is set up again after a folder it could not list was listed. */
+export const OPENED_FOLDER =
+  "a folder it could not read can be read now, and the runtime's watch never took it; its watch is set up again";
 
 /** The scan that fills `root`'s index: every entry to `maxDepth`, up to `maxEntries`. */
 export function fillRequest(root: Root, maxEntries: number, maxDepth?: number): SearchRequest {

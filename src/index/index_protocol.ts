@@ -23,6 +23,11 @@ export interface IndexReport {
    * and entry was checked on disk at or after it; `null` until a round has ended.
    */
   checkedWhole: number | null;
+  /**
+   * A folder it could not list before was listed: the runtime's watch did not take it then
+   * and does not now, so the root's watch is set up again.
+   */
+  opened: boolean;
 }
 
 /** Server to index worker. */

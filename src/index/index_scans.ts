@@ -104,6 +104,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         overflowed: index.overflowed,
         special: index.special,
         checkedWhole: background.wholeSince,
+        opened: index.opened,
       });
       void answerScan(
         scope,

@@ -29,6 +29,7 @@ import {
   fillRequest,
   helperLine,
   offLine,
+  OPENED_FOLDER,
   overflowReason,
   readyLine,
   rebuildLine,
@@ -80,6 +81,13 @@ export class RootKeeper {
     if (report.special) {
       root.inflight = null; // its answer stands: it was given before the watch could block
       return this.#stop(root, SPECIAL_FILES);
+    }
+    if (report.opened) {
+      root.inflight = null; // its answer stands: that folder was read from disk
+      this.#stop(root, OPENED_FOLDER);
+      clearTimeout(root.retry);
+      root.retry = setTimeout(() => this.#watch(root), 0);
+      return;
     }
     if (report.overflowed === null) {
       root.status.entries = report.entries;

@@ -26,6 +26,9 @@ export class TreeCache extends HeldTree implements FsPort {
   #cut: Focus | null = null;
   #dropped: Dropped = { files: 0, listings: 0, beyond: 0 };
   #unsettled = false;
+  /** Folders it could not list: the runtime's watch could not take them either. */
+  readonly #unreadable = new Set<string>();
+  #opened = false;
   /** The last folder stat'ed on disk, for its listing's time ({@linkcode TreeCache.#timeBefore}). */
   #folderStat: { path: string; time: number; generation: number } | null = null;
 
@@ -67,11 +70,26 @@ export class TreeCache extends HeldTree implements FsPort {
     return this.#unsettled;
   }
 
+  /**
+   * Whether a folder it could not list before has been listed since: the runtime's watch
+   * could not take it when it was made or walked, and does not take it now that it can be
+   * read (contract §18, "What no event reports"), so the root's watch must be set up again.
+   */
+  get opened(): boolean {
+    return this.#opened;
+  }
+
   readDir(path: string): Iterable<Deno.DirEntry> {
     const folder = this.tree.node(path, this.recording);
     if (this.tree.listed(folder)) return this.#handOut(folder);
     const time = folder >= 0 ? this.#timeBefore(path) : NaN; // a later change shows
-    const entries = [...this.base.readDir(path)]; // after the walk's check of its real path
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...this.base.readDir(path)]; // after the walk's check of its real path
+    } catch (err) {
+      throw this.#unlisted(path, err);
+    }
+    this.#listed(path);
     if (folder >= 0) this.keep(folder, entries.map((e) => e.name), entries.map(kindOf), time);
     return entries;
   }
@@ -88,7 +106,16 @@ export class TreeCache extends HeldTree implements FsPort {
     // and not even those past what the cache may still take.
     let names: string[] | null = folder >= 0 ? [] : null;
     const kinds: number[] = [];
-    for await (const entry of this.base.readDirStream(path)) {
+    const stream = this.base.readDirStream(path)[Symbol.asyncIterator]();
+    let next: IteratorResult<Deno.DirEntry>;
+    try {
+      next = await stream.next();
+    } catch (err) {
+      throw this.#unlisted(path, err);
+    }
+    this.#listed(path);
+    for (; !next.done; next = await stream.next()) {
+      const entry = next.value;
       if (names !== null) {
         names.push(entry.name);
         kinds.push(kindOf(entry));
@@ -101,6 +128,17 @@ export class TreeCache extends HeldTree implements FsPort {
       if (names === null) this.overflow("entries");
       else this.keep(folder, names, kinds, time);
     }
+  }
+
+  /** A folder that could not be listed: noted if for want of permission; returns `err`. */
+  #unlisted(path: string, err: unknown): unknown {
+    if (err instanceof Deno.errors.PermissionDenied) this.#unreadable.add(path);
+    return err;
+  }
+
+  /** A folder listed: if it could not be before, the watch must be set up again. */
+  #listed(path: string): void {
+    if (this.#unreadable.delete(path)) this.#opened = true;
   }
 
   lstat(path: string): Deno.FileInfo {

@@ -13,6 +13,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ENV_VARIABLES } from "../../src/config.ts";
 import { ALLOW_WRITE, V8_FLAGS } from "../../src/runtime_flags.ts";
 import type { TestSeam } from "./seam.ts";
+import type { Staged } from "./nobody.ts";
 import { childEnv, runDeno } from "./spawn.ts";
 
 /** The server's entry module. */
@@ -58,18 +59,22 @@ export async function connect(
   v8Flags: string = V8_FLAGS,
   /** Flags of the start task's to leave out (`--allow-write=/tmp`, say). */
   without: readonly string[] = [],
+  /** Run as an unprivileged user, from what `stageForNobody` copied (nobody.ts). */
+  as?: Staged,
 ): Promise<Connection> {
   const serverArgs = (seam ? SEAM_SERVER_ARGS : SERVER_ARGS)
     .filter((a) => !without.includes(a))
-    .map((a) => a === V8_FLAGS ? v8Flags : a);
+    .map((a) => a === V8_FLAGS ? v8Flags : as && a === MAIN ? as.main : a);
   const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: [...serverArgs, ...args],
+    command: as?.command ?? Deno.execPath(),
+    args: [...(as?.prefix ?? []), ...serverArgs, ...args],
     // The SDK adds HOME, PATH and a few more of its own (getDefaultEnvironment).
     env: childEnv({
       ...env,
       ...(seam ? { FILE_TIME_SEARCH_TEST_SEAM: JSON.stringify(seam) } : {}),
+      ...(as ? { DENO_DIR: as.denoDir } : {}),
     }),
+    ...(as ? { cwd: as.cwd } : {}),
     stderr: "ignore",
   });
   const client = new Client({ name: "fts-test", version: "0.0.0" });

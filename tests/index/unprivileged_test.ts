@@ -1,0 +1,96 @@
+/**
+ * The live index as an unprivileged user sees the tree (contract §18, "What no event
+ * reports": a change of permissions as the server's user sees them). Root reads every folder
+ * whatever its mode, so these run the server as `nobody` (nobody.ts) and compare it with a
+ * walk by the same user: a folder made unreadable is no longer listed from memory, and a
+ * folder made unreadable before the runtime could watch it, then opened, is watched once it
+ * can be read.
+ */
+import assert from "node:assert/strict";
+import { V8_FLAGS } from "../../src/runtime_flags.ts";
+import type { SearchOutput } from "../../src/search/search_by_time.ts";
+import { NO_INDEX } from "../helpers/live_index.ts";
+import { NOBODY_SKIP, type Staged, stageForNobody } from "../helpers/nobody.ts";
+import { connect, type Connection, rootIndex } from "../helpers/server.ts";
+import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { until } from "../helpers/until.ts";
+import { sanitize } from "../helpers/sanitize.ts";
+
+const ALL = { timeField: "modified", limit: 500, includeDirectories: true };
+
+/** The indexed server and a walking one, both as nobody. */
+async function pair(root: string, staged: Staged) {
+  const as = (env: Record<string, string>) =>
+    connect({ ALLOW_ROOTS: root, ...env }, undefined, [], V8_FLAGS, [], staged);
+  const indexed = await as({});
+  const walking = await as({ INDEX: "off" });
+  const matches = async (conn: Connection, args: Record<string, unknown>) =>
+    ((await conn.search(args)).structuredContent as unknown as SearchOutput).matches;
+  const ready = () =>
+    until(async () => (await rootIndex(indexed)).state === "ready", "the index, as nobody");
+  await ready();
+  return {
+    ready,
+    /** Asks both; asserts the same matches; says who answered the indexed server. */
+    same: async (args: Record<string, unknown>) => {
+      const before = (await rootIndex(indexed)).answers!;
+      assert.deepEqual(await matches(indexed, args), await matches(walking, args));
+      const after = await rootIndex(indexed);
+      return after.answers!.index > before.index ? "index" : after.lastWalk ?? "a walk";
+    },
+    [Symbol.asyncDispose]: async () => {
+      await indexed.close();
+      await walking.close();
+    },
+  };
+}
+
+function touch(path: string, ms: number): void {
+  Deno.utimeSync(path, new Date(ms), new Date(ms));
+}
+
+Deno.test({
+  name: "as nobody: a folder made unreadable is not listed from memory, and again once readable",
+  ignore: NOBODY_SKIP !== null || NO_INDEX,
+  ...sanitize,
+  async fn() {
+    await using staged = await stageForNobody();
+    await using tree = await makeTree({
+      "c.txt": { mtime: T0 },
+      "d/a.txt": { mtime: T0 },
+      "d/e/b.txt": { mtime: T0 },
+    });
+    Deno.chmodSync(tree.root, 0o755);
+    await using s = await pair(tree.root, staged);
+    assert.equal(await s.same(ALL), "index");
+    Deno.chmodSync(tree.abs("d"), 0o311); // nobody may pass through, not list
+    await s.same(ALL);
+    Deno.chmodSync(tree.abs("d"), 0o755);
+    await s.same(ALL);
+    touch(tree.abs("d/a.txt"), T0 + DAY);
+    await s.same(ALL);
+  },
+});
+
+Deno.test({
+  name: "as nobody: a folder no one could watch, opened later, is watched from then on",
+  ignore: NOBODY_SKIP !== null || NO_INDEX,
+  ...sanitize,
+  async fn() {
+    await using staged = await stageForNobody();
+    await using tree = await makeTree({ "c.txt": { mtime: T0 } });
+    Deno.chmodSync(tree.root, 0o755);
+    await using s = await pair(tree.root, staged);
+    Deno.mkdirSync(tree.abs("x"), { mode: 0o000 }); // the runtime cannot watch it
+    await s.same(ALL);
+    Deno.chmodSync(tree.abs("x"), 0o755);
+    Deno.writeTextFileSync(tree.abs("x/f.txt"), "f");
+    await s.same(ALL);
+    await s.ready();
+    touch(tree.abs("x/f.txt"), T0 + DAY); // an event only a watch on x reports
+    await s.same(ALL);
+    await s.ready();
+    touch(tree.abs("x/f.txt"), T0 + 2 * DAY);
+    assert.equal(await s.same(ALL), "index");
+  },
+});
