@@ -213,7 +213,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "never stale: what no event reports (another hard link, touch -h) is found by the background check",
+    "never stale: what no event reports (another hard link, touch -h, a link out with its folder time put back) is found",
   ignore: !posix,
   ...sanitize,
   async fn() {
@@ -228,6 +228,11 @@ Deno.test({
     const changedAt = Date.now();
     Deno.writeTextFileSync(outside.abs("other"), "changed through another name");
     sh(`touch -h -d 2024-01-01 ${tree.abs("link")}`, tree.root);
+    // A new link to outside (its event dropped), its folder's time then put back as
+    // `cp -a`, `rsync -a` and `tar` do.
+    const folderTime = Deno.lstatSync(tree.abs("d")).mtime!;
+    Deno.symlinkSync(outside.abs("target"), tree.abs("d/new-link"));
+    Deno.utimeSync(tree.abs("d"), folderTime, folderTime);
     // Within the check's bound: once a whole round began after the change, the answer is
     // fresh, and from the index.
     await until(async () => {

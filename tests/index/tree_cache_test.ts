@@ -36,3 +36,36 @@ Deno.test("TreeCache: a fill stats each entry once, and keeps each folder's time
     assert.equal(cache.folderTime(tree.abs(d)), Deno.lstatSync(tree.abs(d)).mtime!.getTime(), d);
   }
 });
+
+Deno.test({
+  name: "TreeCache: an ignore file it holds, swapped for a link out with no event, is not read",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using outside = await makeTree({ "rules": { content: "b.txt\n" } }, "fts-outside-");
+    await using tree = await makeTree({
+      "sub/.gitignore": { mtime: T0, content: "nothing\n" },
+      "sub/b.txt": { mtime: T0 },
+      "sub": { kind: "dir", mtime: T0 },
+    });
+    const cache = new TreeCache({ base: denoFs, rootReal: tree.root, maxEntries: 1_000 });
+    cache.record(true);
+    const root = { path: tree.root, realPath: tree.root };
+    const tools = { fs: cache, clock: systemClock, guard: strictGuard };
+    const request = { ...fillRequest(root, 1_000), limit: 10 };
+    request.filter = { ...request.filter, respectIgnoreFiles: true };
+    const before = await scan(request, tools);
+    assert.equal(before.collected.total, 2); // .gitignore and b.txt
+    // The events were lost: the index still holds .gitignore as a regular file, and the
+    // folder's time is put back.
+    Deno.removeSync(tree.abs("sub/.gitignore"));
+    Deno.symlinkSync(outside.abs("rules"), tree.abs("sub/.gitignore"));
+    Deno.utimeSync(tree.abs("sub"), new Date(T0), new Date(T0));
+    cache.begin();
+    const after = await scan(request, tools);
+    assert.ok(after.walk.skipped >= 1, "the link is not used as an ignore file, and counted");
+    assert.ok(
+      after.collected.first.some((m) => m.path === "sub/b.txt"),
+      "the outside file's rules were not read",
+    );
+  },
+});
