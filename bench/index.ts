@@ -25,8 +25,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { processMemoryMb } from "./process_memory.ts";
 import { BENCH_NOW, ensureFd, ensureTree } from "./tree.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
-import { RootWatch } from "../src/index/root_watch.ts";
-import { DEFAULT_QUEUE_LIMIT } from "../src/index/cookies.ts";
+import { RootWatch } from "../src/index/watch/root_watch.ts";
+import { DEFAULT_QUEUE_LIMIT } from "../src/index/watch/cookies.ts";
 import { WORKER_MODULES } from "../src/worker_modules.ts";
 
 const { values } = parseArgs({

@@ -8,8 +8,8 @@
  */
 import { getHeapStatistics } from "node:v8";
 import path from "node:path";
-import { TreeCache } from "../src/index/tree_cache.ts";
-import { FolderSweep } from "../src/index/folder_sweep.ts";
+import { TreeCache } from "../src/index/cache/tree_cache.ts";
+import { FolderSweep } from "../src/index/cache/folder_sweep.ts";
 import { denoFs } from "../src/ports/fs.ts";
 import { ensureTree } from "./tree.ts";
 

@@ -14,9 +14,9 @@ export const WORKER_MODULES: Readonly<Record<"scan" | "index" | "watch" | "fill"
     /** A scan worker: one scan, or one share of it, on the real file system. */
     scan: new URL("./workers/scan_worker.ts", import.meta.url),
     /** A root's index worker: scans answered from the live index. */
-    index: new URL("./index/index_worker.ts", import.meta.url),
+    index: new URL("./index/answer/index_worker.ts", import.meta.url),
     /** A root's watch worker: `Deno.watchFs` on the root, changes sent on in batches. */
-    watch: new URL("./index/watch_worker.ts", import.meta.url),
+    watch: new URL("./index/watch/watch_worker.ts", import.meta.url),
     /** A root's fill helper: the other share of a fill, fed to the index worker. */
-    fill: new URL("./index/fill_worker.ts", import.meta.url),
+    fill: new URL("./index/fill/fill_worker.ts", import.meta.url),
   });

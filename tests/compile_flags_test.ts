@@ -27,9 +27,9 @@ Deno.test("compile script: every target gets the start task's flags, every worke
     );
     const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
     assert.deepEqual(included.sort(), [
-      "src/index/fill_worker.ts",
-      "src/index/index_worker.ts",
-      "src/index/watch_worker.ts",
+      "src/index/answer/index_worker.ts",
+      "src/index/fill/fill_worker.ts",
+      "src/index/watch/watch_worker.ts",
       "src/workers/scan_worker.ts",
     ]);
     assert.equal(args.at(-1), "main.ts");

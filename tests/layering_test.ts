@@ -1,36 +1,60 @@
 /**
- * The rooms of `src/` keep their layering: each folder's `mod.ts` says in its doc comment
- * what the folder may import ("May import: ..."), and this reads every import statement in
- * `src/` to check that a module imports from another folder only what that line allows,
- * and only through the other folder's `mod.ts`, never its internals.
+ * The rooms of `src/` keep their layering (tests/layering_test.ts covers every folder's
+ * `mod.ts`): each folder of `src/`, and each folder inside one that has a `mod.ts` of its
+ * own (a sub-room, named like `index/store`), says in its doc comment what it may import
+ * ("May import: ..."). This reads every import statement in `src/` and checks that a module
+ * imports from another room only what that line allows, and only through the other room's
+ * `mod.ts`, never its internals; a room may import its own sub-rooms (through their
+ * `mod.ts`), and a sub-room the modules of the room it is in, when it names that room.
+ * No folder holds more than 12 modules.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../src", import.meta.url));
+/** The most modules (`.ts` files) one folder of `src/` may hold. */
+const MOST_MODULES = 12;
 
-/** The rooms of src/ (its folders) and what each may import, from its mod.ts. */
-function rooms(): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (const entry of Deno.readDirSync(SRC)) {
-    if (!entry.isDirectory) continue;
-    const mod = path.join(SRC, entry.name, "mod.ts");
-    const text = Deno.readTextFileSync(mod); // every room has one
-    const doc = text.slice(0, text.indexOf("*/")).split("\n").map((l) =>
-      l.replace(/^\s*\*\s?/, "")
-    );
-    const start = doc.findIndex((l) => l.startsWith("May import:"));
-    assert.ok(start >= 0, `${entry.name}/mod.ts does not say what the folder may import`);
-    let line = "";
-    for (let i = start; i < doc.length && doc[i]!.trim() !== ""; i++) line += " " + doc[i];
-    const list = line.replace("May import:", "").trim().replace(/\.$/, "");
-    const allowed = list === "nothing of the project"
+/** What a room's mod.ts says it may import. */
+function mayImport(dir: string, name: string): Set<string> {
+  const text = Deno.readTextFileSync(path.join(dir, "mod.ts")); // every room has one
+  const doc = text.slice(0, text.indexOf("*/")).split("\n").map((l) => l.replace(/^\s*\*\s?/, ""));
+  const start = doc.findIndex((l) => l.startsWith("May import:"));
+  assert.ok(start >= 0, `${name}/mod.ts does not say what the folder may import`);
+  let line = "";
+  for (let i = start; i < doc.length && doc[i]!.trim() !== ""; i++) line += " " + doc[i];
+  const list = line.replace("May import:", "").trim().replace(/\.$/, "");
+  return new Set(
+    list === "nothing of the project"
       ? []
-      : list.split(",").map((s) => s.trim()).filter((s) => s !== "");
-    out.set(entry.name, new Set(allowed));
+      : list.split(",").map((s) => s.trim()).filter((s) => s !== ""),
+  );
+}
+
+/** The rooms of src/ (its folders, and their folders with a mod.ts), each with its list. */
+export function rooms(src = SRC): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const top of Deno.readDirSync(src)) {
+    if (!top.isDirectory) continue;
+    out.set(top.name, mayImport(path.join(src, top.name), top.name));
+    for (const sub of Deno.readDirSync(path.join(src, top.name))) {
+      const dir = path.join(src, top.name, sub.name);
+      if (!sub.isDirectory) continue;
+      const name = `${top.name}/${sub.name}`;
+      assert.ok(exists(path.join(dir, "mod.ts")), `${name}/ has no mod.ts`);
+      out.set(name, mayImport(dir, name));
+    }
   }
   return out;
+}
+
+function exists(file: string): boolean {
+  try {
+    return Deno.statSync(file).isFile;
+  } catch {
+    return false;
+  }
 }
 
 /** The relative specifiers a module imports or re-exports from. */
@@ -46,47 +70,89 @@ function imports(file: string): string[] {
   return found;
 }
 
-/** Every `.ts` file below `dir`. */
-function sources(dir: string): string[] {
-  return [...Deno.readDirSync(dir)].flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory ? sources(p) : e.name.endsWith(".ts") ? [p] : [];
-  });
+/** The `.ts` files right in `dir` (not in its folders). */
+function modules(dir: string): string[] {
+  return [...Deno.readDirSync(dir)]
+    .filter((e) => e.isFile && e.name.endsWith(".ts"))
+    .map((e) => path.join(dir, e.name));
+}
+
+/**
+ * Why the module at `from` (a path below `src`, `/`-separated) may not import what `spec`
+ * names, or `null` when it may.
+ */
+export function violation(
+  all: Map<string, Set<string>>,
+  from: string,
+  spec: string,
+): string | null {
+  const room = from.slice(0, from.lastIndexOf("/"));
+  const may = all.get(room)!;
+  const rel = path.posix.normalize(path.posix.join(room, spec));
+  if (rel.startsWith("..")) return "outside src/";
+  const dir = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
+  if (dir === "") return may.has(rel) ? null : `${room}/ may not import ${rel}`;
+  const target = all.has(dir) ? dir : dir.split("/")[0]!;
+  const file = rel.slice(target.length + 1);
+  if (target === room) return null;
+  if (target.startsWith(room + "/")) {
+    return file === "mod.ts" ? null : `not through ${target}/mod.ts`;
+  }
+  if (room.startsWith(target + "/") && !file.includes("/")) {
+    return may.has(target) ? null : `${room}/ may not import ${target}/`;
+  }
+  if (!may.has(target)) return `${room}/ may not import ${target}/`;
+  return file === "mod.ts" ? null : `not through ${target}/mod.ts`;
 }
 
 /** The import statements in `src/` that break the layering, as readable lines. */
 export function violations(): string[] {
-  const allowed = rooms();
+  const all = rooms();
   const out: string[] = [];
-  for (const [room, may] of allowed) {
-    for (const file of sources(path.join(SRC, room))) {
+  for (const room of all.keys()) {
+    for (const file of modules(path.join(SRC, room))) {
+      const from = path.relative(SRC, file).split(path.sep).join("/");
       for (const spec of imports(file)) {
-        const target = path.resolve(path.dirname(file), spec);
-        const rel = path.relative(SRC, target);
-        const where = `${path.relative(SRC, file)} imports ${spec}`;
-        if (rel.startsWith("..")) out.push(`${where}: outside src/`);
-        else if (!rel.includes(path.sep)) {
-          if (!may.has(rel)) out.push(`${where}: ${room}/ may not import ${rel}`);
-        } else {
-          const [other, ...rest] = rel.split(path.sep);
-          if (other === room) continue;
-          if (!may.has(other!)) out.push(`${where}: ${room}/ may not import ${other}/`);
-          else if (rest.join("/") !== "mod.ts") out.push(`${where}: not through ${other}/mod.ts`);
-        }
+        const why = violation(all, from, spec);
+        if (why !== null) out.push(`${from} imports ${spec}: ${why}`);
       }
     }
   }
   return out;
 }
 
-Deno.test("layering: every folder of src/ says what it may import, and keeps to it", () => {
+Deno.test("layering: every room of src/ says what it may import, and keeps to it", () => {
   assert.deepEqual(violations(), []);
+});
+
+Deno.test("layering: an import against the rooms is found", () => {
+  const all = rooms();
+  // Storage may import nothing else of the index; a room only through another's mod.ts.
+  assert.match(violation(all, "index/store/folder_tree.ts", "../cache/mod.ts")!, /may not/);
+  assert.match(violation(all, "index/cache/held_tree.ts", "../store/folder_tree.ts")!, /through/);
+  assert.match(violation(all, "index/live_index.ts", "./store/entry_columns.ts")!, /through/);
+  assert.match(violation(all, "walk/walk.ts", "../index/mod.ts")!, /may not/);
+  assert.match(violation(all, "search/mod.ts", "../index/watch/mod.ts")!, /may not/);
+  assert.equal(violation(all, "index/cache/held_tree.ts", "../store/mod.ts"), null);
+  assert.equal(violation(all, "index/watch/root_watch.ts", "../scan_turns.ts"), null);
+});
+
+Deno.test("layering: no folder of src/ holds more than 12 modules", () => {
+  const crowded = [SRC, ...[...rooms().keys()].map((r) => path.join(SRC, r))]
+    .map((dir) => [path.relative(SRC, dir) || "src", modules(dir).length] as const)
+    .filter(([, n]) => n > MOST_MODULES);
+  assert.deepEqual(crowded, []);
 });
 
 Deno.test("layering: the rooms are the ones the README describes", () => {
   assert.deepEqual([...rooms().keys()].sort(), [
     "cli",
     "index",
+    "index/answer",
+    "index/cache",
+    "index/fill",
+    "index/store",
+    "index/watch",
     "mcp",
     "paging",
     "ports",
@@ -96,4 +162,12 @@ Deno.test("layering: the rooms are the ones the README describes", () => {
     "walk",
     "workers",
   ]);
+});
+
+Deno.test("layering: the README's module list names every module of src/", () => {
+  const readme = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
+  const all = [SRC, ...[...rooms().keys()].map((r) => path.join(SRC, r))].flatMap(modules);
+  const missing = all.map((file) => path.basename(file))
+    .filter((name) => name !== "mod.ts" && !readme.includes(name));
+  assert.deepEqual(missing, []);
 });

@@ -66,7 +66,7 @@ Deno.test("main names --allow-env when it may not read ALLOW_ROOTS, and warns fo
 
 Deno.test("main names --allow-read when it does not cover a root", async () => {
   await using tree = await makeTree({ "a/x.txt": {}, "b/y.txt": {} });
-  const worker = new URL("../src/", import.meta.url).pathname;
+  const worker = new URL("../src", import.meta.url).pathname;
   const args = SERVER_ARGS.map((a) =>
     a === "--allow-read" ? `--allow-read=${worker},${tree.abs("a")}` : a
   );

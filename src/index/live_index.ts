@@ -1,7 +1,7 @@
 /**
  * The live index (contract §18): per root, a watch worker that reports changes and an
  * index worker that answers the root's scans from memory, kept true by them. Once the
- * watch runs, the index is filled by one scan of the root (index_build.ts) that gives way
+ * watch runs, the index is filled by one scan of the root (index_words.ts) that gives way
  * to calls; then the root is `ready`. Only a ready root's scans go to its index; any other
  * (starting, building, off) is walked on the pool, never answered stale. With `eager`
  * (`INDEX=on`) every root starts with the server; else a root's first call starts it.
@@ -28,15 +28,15 @@ import { type ScanOutcome, WHOLE } from "../walk/mod.ts";
 import { failureKind, HungRoots, type RunOptions, type Scanner } from "../workers/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { Answers, whyWalking } from "./answers.ts";
-import { Calls } from "./calls.ts";
-import { NO_ORDER, noCookies } from "./index_build.ts";
+import { Calls } from "./call_gate.ts";
+import { NO_ORDER, noCookies } from "./index_words.ts";
 import type { IndexStatus, LiveIndexOptions, RootState } from "./live_index_options.ts";
 import { IndexStopped, RootKeeper } from "./root_keeper.ts";
-import type { RootIndex } from "./root_index.ts";
+import type { RootIndex } from "./root_record.ts";
 
 /**
  * With `eager`, roots start once no call has run for 250 ms; after 2 s, in the first gap
- * between calls; after 30 s, whatever the calls (calls.ts).
+ * between calls; after 30 s, whatever the calls (call_gate.ts).
  */
 const START_TIMES = { quietMs: 250, soonMs: 2000, latestMs: 30_000 };
 

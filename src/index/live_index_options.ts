@@ -5,7 +5,7 @@
  */
 import type { Clock } from "../ports/mod.ts";
 import type { HungRoots } from "../workers/mod.ts";
-import type { PrivateFolder } from "./private_folder.ts";
+import type { PrivateFolder } from "./watch/mod.ts";
 
 /** Where a root's index stands, for `fs.list_roots` and the logs. */
 export interface IndexStatus {

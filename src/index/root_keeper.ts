@@ -1,6 +1,6 @@
 /**
  * Each root's live index over its life (contract §18): its watch (root_watch.ts), the fill
- * that makes it `ready` (index_build.ts, tried again with a growing wait when it fails),
+ * that makes it `ready` (index_words.ts, tried again with a growing wait when it fails),
  * the loss of events that makes it learn everything again, the index worker that runs
  * its scans one at a time, and the way back to plain walks, said once in the logs, with
  * the reason `fs.list_roots` shows. live_index.ts decides which calls it answers.
@@ -21,12 +21,10 @@ import {
 } from "../workers/mod.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
-import type { Calls } from "./calls.ts";
-import { DEFAULT_QUEUE_LIMIT } from "./cookies.ts";
+import type { Calls } from "./call_gate.ts";
+import { DEFAULT_QUEUE_LIMIT, RootWatch } from "./watch/mod.ts";
+import { FILL_ATTEMPTS, FILL_TIMEOUT_MS, fillRequest, startFeed } from "./fill/mod.ts";
 import {
-  FILL_ATTEMPTS,
-  FILL_TIMEOUT_MS,
-  fillRequest,
   helperLine,
   offLine,
   OPENED_FOLDER,
@@ -34,12 +32,10 @@ import {
   readyLine,
   rebuildLine,
   SPECIAL_FILES,
-} from "./index_build.ts";
-import type { IndexControl, IndexReport } from "./index_protocol.ts";
+} from "./index_words.ts";
+import type { IndexControl, IndexReport } from "./answer/mod.ts";
 import type { LiveIndexOptions } from "./live_index_options.ts";
-import { RootWatch } from "./root_watch.ts";
-import { startFeed } from "./fill_feed.ts";
-import { newRootIndex, type RootIndex } from "./root_index.ts";
+import { newRootIndex, type RootIndex } from "./root_record.ts";
 
 /** The index went away under a call (its root went back to walks). */
 export class IndexStopped extends Error {}
@@ -159,7 +155,7 @@ export class RootKeeper {
   }
 
   /**
-   * Fills the root's index in the background (index_build.ts), then makes it `ready`;
+   * Fills the root's index in the background (index_words.ts), then makes it `ready`;
    * calls meanwhile walk, and the fill gives way to them.
    */
   async #build(root: RootIndex, reason?: string): Promise<void> {
@@ -171,7 +167,10 @@ export class RootKeeper {
     if (!leave) return this.#stop(root, "its index could not be built (a call on it never ended)");
     if (this.#closed || root.status.state !== "building") return leave();
     const request = fillRequest(root.where, this.#options.maxEntries, this.#options.maxDepth);
-    const endFeed = startFeed(root.index ??= this.#startIndex(root), request, {
+    const index = root.index ??= this.#startIndex(root);
+    const toIndex = (ring: SharedArrayBuffer | null) =>
+      index.postMessage({ type: "feed", ring } satisfies IndexControl);
+    const endFeed = startFeed(toIndex, request, {
       url: this.#options.fillWorkerUrl ?? WORKER_MODULES.fill,
       readPaths: this.#options.readPaths,
       giveWay: this.#calls.running,

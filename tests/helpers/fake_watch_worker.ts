@@ -17,7 +17,7 @@ import {
   folderIdentity,
   type WatchCommand,
   type WatchReport,
-} from "../../src/index/index_protocol.ts";
+} from "../../src/index/watch/watch_messages.ts";
 import { READ_CHANNEL } from "./fake_watch.ts";
 
 const params = new URL(import.meta.url).searchParams;

@@ -1,5 +1,5 @@
 /**
- * A fill helper that feeds nothing (in place of src/index/fill_worker.ts): the index worker
+ * A fill helper that feeds nothing (in place of src/index/fill/fill_worker.ts): the index worker
  * then reads every entry from disk itself, so that tests counting its reads through a seam
  * count the same on every run. Test-only.
  *

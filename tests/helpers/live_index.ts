@@ -7,7 +7,7 @@
  */
 import { LiveIndex } from "../../src/index/live_index.ts";
 import type { LiveIndexOptions } from "../../src/index/live_index_options.ts";
-import { makePrivateFolder, removePrivateFolder } from "../../src/index/private_folder.ts";
+import { makePrivateFolder, removePrivateFolder } from "../../src/index/watch/private_folder.ts";
 import type { Root } from "../../src/config.ts";
 import type { Scanner } from "../../src/workers/scanner.ts";
 import { WorkerScanner } from "../../src/workers/scanner.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { answerIndexScans, type IndexWorkerScope } from "../../src/index/index_scans.ts";
+import { answerIndexScans, type IndexWorkerScope } from "../../src/index/answer/index_loop.ts";
 import { seamTools, type TestSeam } from "./seam.ts";
 
 const seam = JSON.parse(new URL(import.meta.url).searchParams.get("seam") ?? "{}") as TestSeam;

@@ -3,7 +3,7 @@
  * steady stream of calls does not hold it back for longer than its latest start.
  */
 import assert from "node:assert/strict";
-import { Calls } from "../../src/index/calls.ts";
+import { Calls } from "../../src/index/call_gate.ts";
 import { until } from "../helpers/until.ts";
 
 const TIMES = { quietMs: 250, soonMs: 2000, latestMs: 30_000 };

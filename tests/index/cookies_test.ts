@@ -1,11 +1,11 @@
 /**
- * The barrier's cookies and the count of what may have been lost (src/index/cookies.ts),
+ * The barrier's cookies and the count of what may have been lost (src/index/watch/cookies.ts),
  * apart from the runtime: which events are cookies, which barriers they pass, and when a
  * loss is flagged (a run of events as long as the kernel's queue, counted with what the
  * runtime's own opens add; a cookie skipped over).
  */
 import assert from "node:assert/strict";
-import { Cookies, EVENTS_PER_READ, FENCE_EVERY } from "../../src/index/cookies.ts";
+import { Cookies, EVENTS_PER_READ, FENCE_EVERY } from "../../src/index/watch/cookies.ts";
 
 const DIR = "/tmp/private/1";
 const LIMIT = 16_384;

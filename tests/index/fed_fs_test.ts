@@ -1,19 +1,19 @@
 /**
- * A fill on two cores (src/index/fed_fs.ts, fill_worker.ts, fill_feed.ts): the real fill
+ * A fill on two cores (src/index/fill/fed_fs.ts, fill_worker.ts, fill_feed.ts): the real fill
  * helper walks its share of a tree into a feed; a fill over the index then reads that share
  * from the feed, not from disk, and holds what a plain fill holds. A change noted after the
  * helper read something makes the index read it from disk instead: the entry itself, a
  * folder's listing when an entry in it came or went, everything below a renamed folder.
  */
 import assert from "node:assert/strict";
-import { FedFs } from "../../src/index/fed_fs.ts";
-import { HELPER_SHARE, startFeed } from "../../src/index/fill_feed.ts";
-import { fillRequest } from "../../src/index/index_build.ts";
-import { FeedWriter, newFeedRing } from "../../src/index/feed_ring.ts";
-import { RecordWriter } from "../../src/index/feed_records.ts";
-import { FILE } from "../../src/index/entry_columns.ts";
-import { reusedInfo } from "../../src/index/listing.ts";
-import { TreeCache } from "../../src/index/tree_cache.ts";
+import { FedFs } from "../../src/index/fill/fed_fs.ts";
+import { HELPER_SHARE, startFeed } from "../../src/index/fill/fill_feed.ts";
+import { fillRequest } from "../../src/index/fill/fill_request.ts";
+import { FeedWriter, newFeedRing } from "../../src/index/fill/feed_ring.ts";
+import { RecordWriter } from "../../src/index/fill/feed_records.ts";
+import { FILE } from "../../src/index/store/entry_columns.ts";
+import { reusedInfo } from "../../src/index/store/entry_info.ts";
+import { TreeCache } from "../../src/index/cache/tree_cache.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import { denoFs, type FsPort } from "../../src/ports/fs.ts";
 import type { SearchRequest } from "../../src/query/mod.ts";
@@ -149,10 +149,10 @@ Deno.test("fill on two cores: after a lost event (rescan) nothing is taken from 
 
 Deno.test("fill on two cores: a helper that fails is said, and ending the feed tells the index worker", async () => {
   const told: unknown[] = [];
-  const index = { postMessage: (message: unknown) => told.push(message) } as unknown as Worker;
+  const toIndex = (ring: SharedArrayBuffer | null) => told.push({ type: "feed", ring });
   let failed!: () => void;
   const failure = new Promise<void>((resolve) => failed = resolve);
-  const end = startFeed(index, fillRequest({ path: "/nowhere", realPath: "/nowhere" }, 10), {
+  const end = startFeed(toIndex, fillRequest({ path: "/nowhere", realPath: "/nowhere" }, 10), {
     url: new URL("../helpers/no_such_fill_worker.ts", import.meta.url),
     readPaths: [],
     giveWay: new Int32Array(new SharedArrayBuffer(4)),

@@ -1,13 +1,13 @@
 /**
- * The ring a fill's feed goes through (src/index/feed_ring.ts) and the records it carries
- * (src/index/feed_records.ts): chunks come out as they went in, across the ring's end; a
+ * The ring a fill's feed goes through (src/index/fill/feed_ring.ts) and the records it carries
+ * (src/index/fill/feed_records.ts): chunks come out as they went in, across the ring's end; a
  * writer told to stop, or given a chunk that can never fit, does not wait; records read
  * back as written.
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { FeedReader, FeedWriter, newFeedRing, stopFeed } from "../../src/index/feed_ring.ts";
-import { type FedStat, readRecords, RecordWriter } from "../../src/index/feed_records.ts";
+import { FeedReader, FeedWriter, newFeedRing, stopFeed } from "../../src/index/fill/feed_ring.ts";
+import { type FedStat, readRecords, RecordWriter } from "../../src/index/fill/feed_records.ts";
 
 Deno.test("feed ring: chunks come out whole and in order, across the ring's end", () => {
   fc.assert(

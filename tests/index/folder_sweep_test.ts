@@ -4,7 +4,7 @@
  * stopped, and a round looks at every record once.
  */
 import assert from "node:assert/strict";
-import { FolderSweep } from "../../src/index/folder_sweep.ts";
+import { FolderSweep } from "../../src/index/cache/folder_sweep.ts";
 
 /** Ten records, the odd ones held; each check takes 1 ms on the fake clock. */
 function index(clock: { ms: number }, seen: number[]) {

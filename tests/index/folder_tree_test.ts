@@ -8,10 +8,10 @@
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { DIR, FILE, SYMLINK } from "../../src/index/entry_columns.ts";
-import { FolderTree } from "../../src/index/folder_tree.ts";
-import { entriesOf } from "../../src/index/listing.ts";
-import { namesBytes } from "../../src/index/memory_cost.ts";
+import { DIR, FILE, SYMLINK } from "../../src/index/store/entry_columns.ts";
+import { FolderTree } from "../../src/index/store/folder_tree.ts";
+import { entriesOf } from "../../src/index/store/entry_info.ts";
+import { namesBytes } from "../../src/index/store/memory_cost.ts";
 
 const ROOT = "/r";
 const PATH = fc.array(fc.constantFrom("a", "é"), { maxLength: 2 });

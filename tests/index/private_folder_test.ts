@@ -4,7 +4,7 @@
  * says so once at start-up and in `fs.list_roots`, and walks every call (never stale).
  */
 import assert from "node:assert/strict";
-import { makePrivateFolder, removePrivateFolder } from "../../src/index/private_folder.ts";
+import { makePrivateFolder, removePrivateFolder } from "../../src/index/watch/private_folder.ts";
 import { ALLOW_WRITE } from "../../src/runtime_flags.ts";
 import { engine } from "../helpers/engine.ts";
 import { NO_INDEX } from "../helpers/live_index.ts";

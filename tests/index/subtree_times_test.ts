@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
-import { DIR, FILE } from "../../src/index/entry_columns.ts";
-import { FolderTree } from "../../src/index/folder_tree.ts";
-import { recordInfo } from "../../src/index/listing.ts";
-import { boundBelow } from "../../src/index/subtree_times.ts";
+import { DIR, FILE } from "../../src/index/store/entry_columns.ts";
+import { FolderTree } from "../../src/index/store/folder_tree.ts";
+import { recordInfo } from "../../src/index/store/entry_info.ts";
+import { boundBelow } from "../../src/index/store/subtree_times.ts";
 
 const ROOT = "/r";
 const NAME = fc.constantFrom("a", "b");

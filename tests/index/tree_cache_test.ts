@@ -1,11 +1,11 @@
 /**
- * The index as a file-system port (src/index/tree_cache.ts): filling it reads each entry's
+ * The index as a file-system port (src/index/cache/tree_cache.ts): filling it reads each entry's
  * stat from disk once, folders included (a folder's listing takes its time from the stat the
  * walk just read), and the times it keeps are the disk's.
  */
 import assert from "node:assert/strict";
-import { fillRequest } from "../../src/index/index_build.ts";
-import { TreeCache } from "../../src/index/tree_cache.ts";
+import { fillRequest } from "../../src/index/fill/fill_request.ts";
+import { TreeCache } from "../../src/index/cache/tree_cache.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import { denoFs, type FsPort } from "../../src/ports/fs.ts";
 import { strictGuard } from "../../src/security/guard.ts";

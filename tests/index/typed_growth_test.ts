@@ -1,10 +1,10 @@
 /**
- * Growing a column of the live index (src/index/typed_growth.ts): the values stay, the new
+ * Growing a column of the live index (src/index/store/typed_growth.ts): the values stay, the new
  * elements are zero, and the old buffer is let go at once (detached), not left for the
  * garbage collector while the longer copy is also held.
  */
 import assert from "node:assert/strict";
-import { grown } from "../../src/index/typed_growth.ts";
+import { grown } from "../../src/index/store/typed_growth.ts";
 
 Deno.test("grown: a column keeps its values, gains zeros, and lets its old buffer go", () => {
   for (const make of [Uint8Array, Uint32Array, Int32Array, Float64Array]) {

@@ -11,18 +11,13 @@
  *
  * @module
  */
-import { denoFs, type FsPort, systemClock } from "../ports/mod.ts";
-import { strictGuard } from "../security/mod.ts";
-import { scan, ScanCancelled } from "../walk/mod.ts";
-import { answerScan, type ScanTask, type WorkerScope } from "../workers/mod.ts";
+import { denoFs, type FsPort, systemClock } from "../../ports/mod.ts";
+import { strictGuard } from "../../security/mod.ts";
+import { scan, ScanCancelled } from "../../walk/mod.ts";
+import { answerScan, type ScanTask, type WorkerScope } from "../../workers/mod.ts";
 import { FeedWriter } from "./feed_ring.ts";
 import { RecordWriter } from "./feed_records.ts";
-
-/** Server to helper: the ring to write into, before the scan. */
-export interface FeedCommand {
-  type: "feed";
-  ring: SharedArrayBuffer;
-}
+import type { FeedCommand } from "./fill_messages.ts";
 
 const scope = self as unknown as Omit<WorkerScope, "onmessage"> & {
   onmessage: ((event: MessageEvent<FeedCommand | ScanTask>) => void) | null;

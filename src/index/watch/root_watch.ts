@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { spawnSandboxed } from "../workers/mod.ts";
-import type { Change, WatchCommand, WatchReport } from "./index_protocol.ts";
-import { settledWithin } from "./turns.ts";
+import { spawnSandboxed } from "../../workers/mod.ts";
+import type { Change, WatchCommand, WatchReport } from "./watch_messages.ts";
+import { settledWithin } from "../scan_turns.ts";
 
 /** What a root's watch tells its owner. */
 export interface WatchEvents {

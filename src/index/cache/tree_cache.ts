@@ -13,12 +13,11 @@
  *
  * @module
  */
-import type { FsPort } from "../ports/mod.ts";
-import { DIR, kindOf } from "./entry_columns.ts";
-import { hostRules } from "../security/mod.ts";
+import type { FsPort } from "../../ports/mod.ts";
+import { DIR, entriesOf, infoOf, kindOf, recordInfo } from "../store/mod.ts";
+import { hostRules } from "../../security/mod.ts";
 import { allOutside, type Dropped, type Focus, outside } from "./focus.ts";
 import { HeldTree } from "./held_tree.ts";
-import { entriesOf, infoOf, recordInfo } from "./listing.ts";
 
 /** The index of one root, as a file-system port. */
 export class TreeCache extends HeldTree implements FsPort {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isWithin } from "../security/mod.ts";
+import { isWithin } from "../../security/mod.ts";
 
 /** The private folder (a real path), or why there is none. */
 export type PrivateFolder = { path: string } | { path: null; why: string };

@@ -16,13 +16,12 @@
  *
  * @module
  */
-import type { FsPort } from "../ports/mod.ts";
-import { hostRules } from "../security/mod.ts";
-import type { Change } from "./held_tree.ts";
+import type { FsPort } from "../../ports/mod.ts";
+import { hostRules } from "../../security/mod.ts";
+import type { Change } from "../watch/mod.ts";
 import { FeedReader } from "./feed_ring.ts";
 import { type FedListing, type FedStat, readRecords } from "./feed_records.ts";
-import { reusedInfo } from "./listing.ts";
-import { setKind } from "./entry_columns.ts";
+import { reusedInfo, setKind } from "../store/mod.ts";
 
 const SEP = hostRules.sep;
 

@@ -19,15 +19,13 @@
  * So a newest-100 question over a window of 10,000 matches examines a few hundred of them.
  * What the cut alone leaves out inside the window was not counted (`Dropped.beyond`): such an
  * answer gives no `totalMatches` (§11, §18: given when known). A scan that keeps every match
- * for later pages is narrowed to its cursor only (index_scans.ts).
+ * for later pages is narrowed to its cursor only (index_loop.ts).
  *
  * @module
  */
-import { isWalkOrder, type SearchRequest, type Sort, type SortKey } from "../query/mod.ts";
-import type { ScanOutcome } from "../walk/mod.ts";
-import type { EntryColumns } from "./entry_columns.ts";
-import type { FolderTree } from "./folder_tree.ts";
-import { boundBelow } from "./subtree_times.ts";
+import { isWalkOrder, type SearchRequest, type Sort, type SortKey } from "../../query/mod.ts";
+import type { ScanOutcome } from "../../walk/mod.ts";
+import { boundBelow, type EntryColumns, type FolderTree } from "../store/mod.ts";
 
 /** The window a focused scan matches in: `[from, to)` of one time field, epoch ms. */
 export interface Focus {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { kindOf } from "./entry_columns.ts";
+import { kindOf } from "../store/mod.ts";
 import type { FeedWriter } from "./feed_ring.ts";
 
 const LIST = 1;

@@ -9,9 +9,10 @@
  *
  * @module
  */
-import type { ScanOutcome } from "../walk/mod.ts";
-import type { FsPort } from "../ports/mod.ts";
-import { absoluteOf, ancestors } from "../security/mod.ts";
+import type { ScanOutcome } from "../../walk/mod.ts";
+import type { FsPort } from "../../ports/mod.ts";
+import { absoluteOf, ancestors } from "../../security/mod.ts";
+import { folderTimeOnDisk } from "../cache/mod.ts";
 
 /** What the check needs of the index. */
 export interface FolderMemory {
@@ -82,17 +83,4 @@ function stillTheSame(disk: FsPort, memory: FolderMemory, abs: string): boolean 
   if (now === null) return false;
   const held = memory.folderTime(abs);
   return held === undefined || held === now;
-}
-
-/**
- * A folder's modification time from one `lstat` of `abs`, not following links (`NaN` if
- * it has none), or `null` when it is not a real folder (a link, a file, gone, unreadable).
- */
-export function folderTimeOnDisk(disk: FsPort, abs: string): number | null {
-  try {
-    const info = disk.lstat(abs);
-    return info.isDirectory && !info.isSymlink ? info.mtime?.getTime() ?? NaN : null;
-  } catch {
-    return null;
-  }
 }

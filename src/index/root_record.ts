@@ -7,8 +7,8 @@
 import type { Root } from "../config.ts";
 import type { Task } from "../workers/mod.ts";
 import type { RootState } from "./live_index_options.ts";
-import type { RootWatch } from "./root_watch.ts";
-import { Turns } from "./turns.ts";
+import type { RootWatch } from "./watch/mod.ts";
+import { Turns } from "./scan_turns.ts";
 
 /** One root's index. */
 export interface RootIndex {

@@ -9,28 +9,32 @@
  * @module
  */
 import { getHeapStatistics } from "node:v8";
-import { type Clock, type FsPort, systemClock } from "../ports/mod.ts";
+import { type Clock, type FsPort, systemClock } from "../../ports/mod.ts";
 import {
   scan,
   type ScanOutcome,
   type ScanPlan,
   type ScanProgress,
   type ScanTools,
-} from "../walk/mod.ts";
-import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
-import { answerScan, type ScanTask, type WorkerScope } from "../workers/mod.ts";
-import { strictGuard } from "../security/mod.ts";
+} from "../../walk/mod.ts";
+import { type SearchRequest, withTimeSpent } from "../../query/mod.ts";
+import { answerScan, type ScanTask, type WorkerScope } from "../../workers/mod.ts";
+import { strictGuard } from "../../security/mod.ts";
 import { answerFolders, checkFolders, startFolders } from "./answer_check.ts";
 import {
   ANSWER_SWEEP_FOLDERS,
+  type Dropped,
+  focusOf,
   FolderSweep,
+  mayDiffer,
+  narrowToCursor,
+  narrowToWorst,
   SWEEP_EVERY_MS,
   SWEEP_STEP_MS,
-} from "./folder_sweep.ts";
-import type { IndexControl, IndexReport } from "./index_protocol.ts";
-import { type Dropped, focusOf, mayDiffer, narrowToCursor, narrowToWorst } from "./focus.ts";
-import { TreeCache } from "./tree_cache.ts";
-import { FedFs } from "./fed_fs.ts";
+  TreeCache,
+} from "../cache/mod.ts";
+import type { IndexControl, IndexReport } from "./index_messages.ts";
+import { FedFs } from "../fill/mod.ts";
 
 /**
  * The share of the worker's heap limit the index may fill (docs/index.md: the rest is for

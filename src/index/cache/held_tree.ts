@@ -14,18 +14,11 @@
  *
  * @module
  */
-import type { FsPort } from "../ports/mod.ts";
-import { hostRules } from "../security/mod.ts";
-import { folderTimeOnDisk } from "./answer_check.ts";
-import { FolderTree } from "./folder_tree.ts";
-import { recordInfo } from "./listing.ts";
-import { namesBytes } from "./memory_cost.ts";
-
-/** What a change event says (a subset of `Deno.FsEvent`). */
-export interface Change {
-  kind: string;
-  paths: string[];
-}
+import type { FsPort } from "../../ports/mod.ts";
+import { hostRules } from "../../security/mod.ts";
+import { folderTimeOnDisk } from "./folder_check.ts";
+import { FolderTree, namesBytes, recordInfo } from "../store/mod.ts";
+import type { Change } from "../watch/mod.ts";
 
 /** Why a cache stopped recording: too many entries, or its memory budget. */
 export type Overflow = "entries" | "memory";

@@ -7,12 +7,11 @@
  *
  * @module
  */
-import type { SearchRequest } from "../query/mod.ts";
-import type { Share } from "../walk/mod.ts";
-import { runTask, spawnSandboxed } from "../workers/mod.ts";
+import type { SearchRequest } from "../../query/mod.ts";
+import type { Share } from "../../walk/mod.ts";
+import { runTask, spawnSandboxed } from "../../workers/mod.ts";
 import { newFeedRing, stopFeed } from "./feed_ring.ts";
-import type { FeedCommand } from "./fill_worker.ts";
-import type { IndexControl } from "./index_protocol.ts";
+import type { FeedCommand } from "./fill_messages.ts";
 
 /** The helper's share of the fill's entries: the index worker stats the others. */
 export const HELPER_SHARE: Readonly<Share> = Object.freeze({ index: 1, count: 2 });
@@ -32,13 +31,17 @@ export interface FeedOptions {
 }
 
 /**
- * Starts a helper for the fill `request` about to run on `index`, and tells the index
- * worker to take its feed. The returned function ends it: the helper stops and the index
- * worker reads from disk alone again.
+ * Starts a helper for the fill `request` about to run on the index worker, and tells that
+ * worker to take its feed (`toIndex`, with `null` once over). The returned function ends
+ * it: the helper stops and the index worker reads from disk alone again.
  */
-export function startFeed(index: Worker, request: SearchRequest, options: FeedOptions): () => void {
+export function startFeed(
+  toIndex: (ring: SharedArrayBuffer | null) => void,
+  request: SearchRequest,
+  options: FeedOptions,
+): () => void {
   const ring = newFeedRing();
-  index.postMessage({ type: "feed", ring } satisfies IndexControl);
+  toIndex(ring);
   const helper = spawnSandboxed(options.url, options.readPaths);
   helper.postMessage({ type: "feed", ring } satisfies FeedCommand);
   const task = runTask(helper, request, {
@@ -56,6 +59,6 @@ export function startFeed(index: Worker, request: SearchRequest, options: FeedOp
     stopFeed(ring);
     task.abandon();
     helper.terminate();
-    index.postMessage({ type: "feed", ring: null } satisfies IndexControl);
+    toIndex(null);
   };
 }

@@ -1,22 +1,11 @@
 /**
- * How a root's index is filled (contract §18): once its watch runs, one scan over the
- * whole root, on the index worker, records every folder's listing and every entry's
- * lstat. It is an ordinary scan (the same walk, checks and guards as a call's) that
- * matches every file and keeps only the newest, so that the walk visits everything and
- * collects next to nothing; it gives way while calls run (`giveWay`), so that calls made
- * while it builds are not slowed by it. And the words the logs use for a root's index.
+ * The words the logs and `fs.list_roots` use for a root's index (contract §18): why it is
+ * not indexed, and the lines said when it is ready, filled again or back to walks.
  *
  * @module
  */
-import { DEFAULT_LIMITS, type Root } from "../config.ts";
-import { EVERY_FILE, type SearchRequest } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
-import type { IndexReport } from "./index_protocol.ts";
-
-/** How long a fill may take before it is given up (the root then goes back to walks). */
-export const FILL_TIMEOUT_MS = 60 * 60_000;
-/** Fills that fail in a row before the root goes back to walks (its watch tried again later). */
-export const FILL_ATTEMPTS = 5;
+import type { IndexReport } from "./answer/mod.ts";
 
 /** Why no root is indexed when the server has no private folder for its cookies (§13, `why`). */
 export function noCookies(why: string): string {
@@ -31,25 +20,6 @@ export const SPECIAL_FILES =
 /** Why a root's watch is set up again after a folder it could not list was listed. */
 export const OPENED_FOLDER =
   "a folder it could not read can be read now, and the runtime's watch never took it; its watch is set up again";
-
-/** The scan that fills `root`'s index: every entry to `maxDepth`, up to `maxEntries`. */
-export function fillRequest(root: Root, maxEntries: number, maxDepth?: number): SearchRequest {
-  return {
-    root,
-    start: { path: "", recursive: true, maxDepth: null },
-    filter: { ...EVERY_FILE, exclude: [], includeUnknownTime: true },
-    order: "time_desc",
-    limit: 1,
-    after: null,
-    limits: {
-      maxFilesScanned: maxEntries + 1,
-      maxDirectoriesScanned: maxEntries + 1,
-      scanTimeoutMs: FILL_TIMEOUT_MS,
-      maxDepth: maxDepth ?? DEFAULT_LIMITS.maxDepth,
-      onLimit: "partial",
-    },
-  };
-}
 
 /** The log line of a root whose index is ready: how many entries, how long it took. */
 export function readyLine(root: number, entries: number, ms: number, fill: ScanOutcome): string {

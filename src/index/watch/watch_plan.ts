@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { folderIdentity } from "./index_protocol.ts";
+import { folderIdentity } from "./watch_messages.ts";
 
 /** The most folders watched whole in parts (the runtime compares each event with each). */
 export const MOST_PARTS = 64;

@@ -19,7 +19,7 @@ import {
   type WatchCommand,
   watchFailure,
   type WatchReport,
-} from "./index_protocol.ts";
+} from "./watch_messages.ts";
 import { linksOut, planIdentity, planWatch, type WatchPlan } from "./watch_plan.ts";
 
 const scope = self as unknown as {

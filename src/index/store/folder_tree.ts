@@ -14,11 +14,11 @@
  *
  * @module
  */
-import { hostRules } from "../security/mod.ts";
+import { hostRules } from "../../security/mod.ts";
 import { DIR, EntryColumns, SYMLINK } from "./entry_columns.ts";
 import { FolderRecords, KEPT, KNOWN, LISTED } from "./folder_records.ts";
 import { namesBytes } from "./memory_cost.ts";
-import { compareNames, pairRuns } from "./run_pairs.ts";
+import { compareNames, pairRuns } from "./pair_runs.ts";
 
 /** Dead entries are left in place until there are this many, and half the columns. */
 export const COMPACT_AT = 65_536;

@@ -1,0 +1,45 @@
+/**
+ * The messages between the server and a root's index worker (contract §18), besides scan
+ * tasks: what it is told (record, take a feed, forget changes) and what it reports with
+ * each answer.
+ *
+ * @module
+ */
+import type { Change } from "../watch/mod.ts";
+
+/** An index worker's report on its index, sent with each answer (contract §18). */
+export interface IndexReport {
+  /** Entries the index holds (when it overflowed: held then). */
+  entries: number;
+  /** The index's memory budget in bytes (from the worker's heap). */
+  budgetBytes: number;
+  /** The index passed `INDEX_MAX_ENTRIES` or its memory budget and was dropped. */
+  overflowed: "entries" | "memory" | null;
+  /** It met a FIFO or device file, which the runtime's watcher would open (contract §18). */
+  special: boolean;
+  /**
+   * When the last whole round of the background check began (epoch ms): every held folder
+   * and entry was checked on disk at or after it; `null` until a round has ended.
+   */
+  checkedWhole: number | null;
+  /**
+   * A folder it could not list before was listed: the runtime's watch did not take it then
+   * and does not now, so the root's watch is set up again.
+   */
+  opened: boolean;
+}
+
+/** Server to index worker. */
+export type IndexControl =
+  /**
+   * Keep what scans read from now on (the watcher runs), up to `maxEntries`; the
+   * `unwatched` folders are read from disk by every scan (watch_plan.ts).
+   */
+  | { type: "record"; maxEntries: number; unwatched: readonly string[] }
+  /**
+   * Take what a fill helper writes into `ring` while the fill runs (fed_fs.ts); `null`:
+   * the fill is over.
+   */
+  | { type: "feed"; ring: SharedArrayBuffer | null }
+  /** Forget what these changes name; `rescan`: forget everything. */
+  | { type: "changes"; changes: Change[]; rescan: boolean };

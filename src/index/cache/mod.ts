@@ -1,0 +1,19 @@
+/**
+ * What a root's index holds and how it is kept true (contract §18): the held tree, which
+ * forgets what change events name; the one check of a folder on disk; the background
+ * check of folders and entries; and the held tree served to scans as a file-system port,
+ * handing out only what a focused scan's window may need.
+ *
+ * May import: index/store, index/watch, walk, query, security, ports.
+ *
+ * @module
+ */
+export { type Dropped, focusOf, mayDiffer, narrowToCursor, narrowToWorst } from "./focus.ts";
+export { folderTimeOnDisk } from "./folder_check.ts";
+export {
+  ANSWER_SWEEP_FOLDERS,
+  FolderSweep,
+  SWEEP_EVERY_MS,
+  SWEEP_STEP_MS,
+} from "./folder_sweep.ts";
+export { TreeCache } from "./tree_cache.ts";

@@ -1,0 +1,14 @@
+/**
+ * A root's watch (contract §18): the private folder its barrier's cookies are written in,
+ * the plan of what it watches (never a link out of the root), the watch worker that runs
+ * the runtime's `Deno.watchFs` and passes barriers, what the server holds of that worker,
+ * and their messages (what a change says).
+ *
+ * May import: index, workers, security.
+ *
+ * @module
+ */
+export { DEFAULT_QUEUE_LIMIT, kernelQueueLimit } from "./cookies.ts";
+export { makePrivateFolder, type PrivateFolder, removePrivateFolder } from "./private_folder.ts";
+export { RootWatch } from "./root_watch.ts";
+export type { Change } from "./watch_messages.ts";
