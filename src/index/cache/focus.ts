@@ -65,9 +65,9 @@ export function focusOf(request: SearchRequest): Focus | null {
 export function outside(focus: Focus, cols: EntryColumns, e: number): boolean {
   const time = focus.created ? cols.birth[e]! : cols.mtime[e]!;
   if (!(time < focus.from || time >= focus.to)) return false; // inside, or not stat'ed (NaN)
-  // Not stat'ed since its last change (its birth time is then stale), or no created time
-  // (counted by the filter): not known, so not outside.
-  return !(focus.created && (time === 0 || Number.isNaN(cols.mtime[e]!)));
+  // Not stat'ed since its last change (its birth time is then stale): not known, so not
+  // outside. (No created time is an unknown time: not outside either, above.)
+  return !(focus.created && Number.isNaN(cols.mtime[e]!));
 }
 
 /** Whether every time at and below folder record `folder` is known and outside `focus`. */

@@ -6,15 +6,16 @@
  * @module
  */
 import type { FsPort } from "../../ports/mod.ts";
+import { UNKNOWN_TIME } from "../store/mod.ts";
 
 /**
- * A folder's modification time from one `lstat` of `abs`, not following links (`NaN` if
+ * A folder's modification time from one `lstat` of `abs`, not following links (`UNKNOWN_TIME` if
  * it has none), or `null` when it is not a real folder (a link, a file, gone, unreadable).
  */
 export function folderTimeOnDisk(disk: FsPort, abs: string): number | null {
   try {
     const info = disk.lstat(abs);
-    return info.isDirectory && !info.isSymlink ? info.mtime?.getTime() ?? NaN : null;
+    return info.isDirectory && !info.isSymlink ? info.mtime?.getTime() ?? UNKNOWN_TIME : null;
   } catch {
     return null;
   }

@@ -17,7 +17,7 @@
 import type { FsPort } from "../../ports/mod.ts";
 import { hostRules } from "../../security/mod.ts";
 import { folderTimeOnDisk } from "./folder_check.ts";
-import { FolderTree, namesBytes, recordInfo } from "../store/mod.ts";
+import { FolderTree, namesBytes, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
 import type { Change } from "../watch/mod.ts";
 
 /** Why a cache stopped recording: too many entries, or its memory budget. */
@@ -185,9 +185,9 @@ export class HeldTree {
     this.verified.clear();
   }
 
-  /** A real folder's modification time from disk (`NaN` if it is not one, or unreadable). */
+  /** A real folder's modification time from disk (unknown if it is not one, or unreadable). */
   protected timeOf(path: string): number {
-    return folderTimeOnDisk(this.base, path) ?? NaN;
+    return folderTimeOnDisk(this.base, path) ?? UNKNOWN_TIME;
   }
 
   protected keep(folder: number, names: string[], kinds: number[], time: number): void {

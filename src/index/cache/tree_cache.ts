@@ -14,7 +14,7 @@
  * @module
  */
 import type { FsPort } from "../../ports/mod.ts";
-import { DIR, entriesOf, infoOf, kindOf, recordInfo } from "../store/mod.ts";
+import { DIR, entriesOf, infoOf, kindOf, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
 import { allOutside, type Dropped, type Focus, outside } from "./focus.ts";
 import { HeldTree } from "./held_tree.ts";
@@ -81,7 +81,7 @@ export class TreeCache extends HeldTree implements FsPort {
   readDir(path: string): Iterable<Deno.DirEntry> {
     const folder = this.tree.node(path, this.recording);
     if (this.tree.listed(folder)) return this.#handOut(folder);
-    const time = folder >= 0 ? this.#timeBefore(path) : NaN; // a later change shows
+    const time = folder >= 0 ? this.#timeBefore(path) : UNKNOWN_TIME; // a later change shows
     let entries: Deno.DirEntry[];
     try {
       entries = [...this.base.readDir(path)]; // after the walk's check of its real path
@@ -100,7 +100,7 @@ export class TreeCache extends HeldTree implements FsPort {
       return;
     }
     const generation = this.generation;
-    const time = folder >= 0 ? this.#timeBefore(path) : NaN;
+    const time = folder >= 0 ? this.#timeBefore(path) : UNKNOWN_TIME;
     // Only names and kinds are held while the folder streams (not Deno's entry objects),
     // and not even those past what the cache may still take.
     let names: string[] | null = folder >= 0 ? [] : null;
@@ -149,7 +149,11 @@ export class TreeCache extends HeldTree implements FsPort {
     const info = this.base.lstat(path);
     if (e >= 0 && this.recording) recordInfo(this.tree, parent, e, info);
     if (info.isDirectory && !info.isSymlink) {
-      this.#folderStat = { path, time: info.mtime?.getTime() ?? NaN, generation: this.generation };
+      this.#folderStat = {
+        path,
+        time: info.mtime?.getTime() ?? UNKNOWN_TIME,
+        generation: this.generation,
+      };
     }
     return info;
   }

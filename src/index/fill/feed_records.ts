@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { kindOf } from "../store/mod.ts";
+import { birthTime, kindOf, UNKNOWN_TIME } from "../store/mod.ts";
 import type { FeedWriter } from "./feed_ring.ts";
 
 const LIST = 1;
@@ -22,7 +22,7 @@ export interface FedListing {
   kinds: number[];
 }
 
-/** A stat as the feed brings it: times in epoch ms, `NaN` when the system gave none. */
+/** A stat as the feed brings it: times in epoch ms, `UNKNOWN_TIME` when not known. */
 export interface FedStat {
   kind: number;
   mtime: number;
@@ -71,8 +71,8 @@ export class RecordWriter {
     this.#byte(STAT);
     this.#string(path);
     this.#byte(kindOf(info));
-    this.#view.setFloat64(this.#at, info.mtime?.getTime() ?? NaN);
-    this.#view.setFloat64(this.#at + 8, info.birthtime?.getTime() ?? NaN);
+    this.#view.setFloat64(this.#at, info.mtime?.getTime() ?? UNKNOWN_TIME);
+    this.#view.setFloat64(this.#at + 8, birthTime(info));
     this.#view.setFloat64(this.#at + 16, info.size);
     this.#at += 24;
   }

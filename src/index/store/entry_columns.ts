@@ -1,7 +1,7 @@
 /**
  * The entries of one root's live index (contract §18), as columns of typed arrays indexed
  * by an entry's number: where its name ends in its folder's names, its kind, its times and
- * size (`NaN` modification time until stat'ed), and the folder record it leads to (for a
+ * size (an {@linkcode UNKNOWN_TIME} modification time until stat'ed), and the folder record it leads to (for a
  * folder that was looked into; -1 otherwise). No object per entry: the columns live
  * outside the V8 heap, so the heap holds only the folders' names (folder_tree.ts); what an
  * entry costs is in memory_cost.ts.
@@ -10,6 +10,15 @@
  */
 import { ENTRY_COLUMN_BYTES } from "./memory_cost.ts";
 import { grown } from "./typed_growth.ts";
+
+/**
+ * A time not known, the same in every column, in the folders' bounds and in the fill's
+ * feed: an entry not stat'ed since it was listed or changed (its modification time), a
+ * time the system gave none of (contract §7: none, or exactly 0, for a birth time), or a
+ * bound below a folder not wholly held. `NaN`, so that it is neither inside nor outside
+ * any window, and a bound it enters stays unknown.
+ */
+export const UNKNOWN_TIME = NaN;
 
 /** Kind bits of an entry. */
 export const DIR = 1;
@@ -81,8 +90,8 @@ export class EntryColumns {
   listed(e: number, nameEnd: number, kind: number): void {
     this.nameEnd[e] = nameEnd;
     this.kind[e] = kind;
-    this.mtime[e] = NaN;
-    this.birth[e] = 0;
+    this.mtime[e] = UNKNOWN_TIME;
+    this.birth[e] = UNKNOWN_TIME;
     this.size[e] = 0;
     this.sub[e] = -1;
   }

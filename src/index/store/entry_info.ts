@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type EntryColumns, kindOf, setKind } from "./entry_columns.ts";
+import { type EntryColumns, kindOf, setKind, UNKNOWN_TIME } from "./entry_columns.ts";
 import type { FolderTree } from "./folder_tree.ts";
 
 /**
@@ -62,10 +62,7 @@ const REUSED = {
 const MODIFIED = new Instant();
 const BIRTH = new Instant();
 
-/**
- * A stat from its parts, in the reused object: times in epoch ms, `NaN` (or a birth time
- * of 0) when unknown.
- */
+/** A stat from its parts, in the reused object: times in epoch ms, or `UNKNOWN_TIME`. */
 export function reusedInfo(
   kind: number,
   size: number,
@@ -77,7 +74,7 @@ export function reusedInfo(
   MODIFIED.ms = mtime;
   REUSED.mtime = Number.isNaN(mtime) ? null : MODIFIED;
   BIRTH.ms = birth;
-  REUSED.birthtime = birth === 0 || Number.isNaN(birth) ? null : BIRTH;
+  REUSED.birthtime = Number.isNaN(birth) ? null : BIRTH;
   return REUSED as unknown as Deno.FileInfo;
 }
 
@@ -97,11 +94,16 @@ export function recordInfo(
   info: Deno.FileInfo | null,
 ): void {
   const cols = tree.columns;
-  cols.mtime[e] = info?.mtime?.getTime() ?? NaN;
+  cols.mtime[e] = info?.mtime?.getTime() ?? UNKNOWN_TIME;
   if (info !== null) {
-    cols.birth[e] = info.birthtime?.getTime() ?? 0;
+    cols.birth[e] = birthTime(info);
     cols.size[e] = info.size;
     cols.kind[e] = kindOf(info);
   }
   tree.folders.touch(folder);
+}
+
+/** The birth time of a stat, or {@linkcode UNKNOWN_TIME} (none, or exactly 0: contract §7). */
+export function birthTime(info: Deno.FileInfo): number {
+  return info.birthtime?.getTime() || UNKNOWN_TIME;
 }

@@ -8,8 +8,8 @@
  *
  * @module
  */
-export { DIR, type EntryColumns, kindOf, setKind } from "./entry_columns.ts";
-export { entriesOf, infoOf, recordInfo, reusedInfo } from "./entry_info.ts";
+export { DIR, type EntryColumns, kindOf, setKind, UNKNOWN_TIME } from "./entry_columns.ts";
+export { birthTime, entriesOf, infoOf, recordInfo, reusedInfo } from "./entry_info.ts";
 export { FolderTree } from "./folder_tree.ts";
 export { namesBytes } from "./memory_cost.ts";
 export { boundBelow } from "./subtree_times.ts";

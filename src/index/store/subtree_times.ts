@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { DIR } from "./entry_columns.ts";
+import { DIR, UNKNOWN_TIME } from "./entry_columns.ts";
 import { LISTED } from "./folder_records.ts";
 import type { FolderTree } from "./folder_tree.ts";
 
@@ -28,14 +28,14 @@ export function boundBelow(tree: FolderTree, folder: number): void {
       mtimeHi =
       birthLo =
       birthHi =
-        NaN; // not held: nothing below is known
+        UNKNOWN_TIME; // not held: nothing below is known
     listings = 0;
   } else {
     const cols = tree.columns;
     const end = rec.first[folder]! + rec.count[folder]!;
     for (let e = rec.first[folder]!; e < end; e++) {
-      const mtime = cols.mtime[e]!; // NaN until stat'ed (its birth time is then unknown too)
-      const birth = Number.isNaN(mtime) || cols.birth[e] === 0 ? NaN : cols.birth[e]!;
+      const mtime = cols.mtime[e]!; // unknown until stat'ed (its birth time is then too)
+      const birth = Number.isNaN(mtime) ? UNKNOWN_TIME : cols.birth[e]!;
       mtimeLo = Math.min(mtimeLo, mtime); // NaN, once met, stays
       mtimeHi = Math.max(mtimeHi, mtime);
       birthLo = Math.min(birthLo, birth);
@@ -50,7 +50,7 @@ export function boundBelow(tree: FolderTree, folder: number): void {
           mtimeHi =
           birthLo =
           birthHi =
-            NaN;
+            UNKNOWN_TIME;
         continue;
       }
       boundBelow(tree, sub);
