@@ -1,7 +1,7 @@
 /**
  * `deno task bench`: builds reproducible trees, runs the server once per tree (warm),
  * drives it with the SDK client, and compares each query with fd and find on the same
- * tree. Prints a Markdown report; numbers go into docs/benchmarks.md.
+ * tree. Prints a Markdown report; numbers go into docs/benchmarks-history.md.
  *
  * Options: --sizes 100k,1m (also 2m), --runs 5, --dir <where trees are kept>.
  *

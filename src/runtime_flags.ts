@@ -14,7 +14,7 @@ import denoJson from "../deno.json" with { type: "json" };
  * server reads, and the
  * V8 heap settings, which Deno applies to every isolate, each worker's included (a small
  * young generation and a capped old one keep the peak memory of a million-entry scan under
- * 200 MB, docs/benchmarks.md; the live index's memory budget is half of its worker's heap
+ * 200 MB, docs/benchmarks-history.md; the live index's memory budget is half of its worker's heap
  * limit, 70 MB with these, docs/index.md).
  */
 export const SERVER_FLAGS: readonly string[] = Object.freeze(
