@@ -7,12 +7,29 @@
  * @module
  */
 
+/** How {@linkcode Calls.whenQuiet} waits between its looks (tests pass their own). */
+export interface Timers {
+  set(look: () => void, ms: number): unknown;
+  clear(id: unknown): void;
+}
+
+const REAL_TIMERS: Timers = {
+  set: (look, ms) => setTimeout(look, ms),
+  clear: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+};
+
 /** The calls running now, and when the last one ended. */
 export class Calls {
   /** Calls running now, on a `SharedArrayBuffer` the fills read. */
   readonly running = new Int32Array(new SharedArrayBuffer(4));
+  readonly #timers: Timers;
   #lastEnd = -Infinity;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: unknown;
+
+  /** `timers`: how the looks of `whenQuiet` are spaced. @default setTimeout */
+  constructor(timers: Timers = REAL_TIMERS) {
+    this.#timers = timers;
+  }
 
   /** A call starts. */
   begin(): void {
@@ -43,13 +60,13 @@ export class Calls {
       const idle = Atomics.load(this.running, 0) === 0;
       const quiet = idle && t - this.#lastEnd >= times.quietMs;
       if (quiet || (idle && t - from >= times.soonMs) || t - from >= times.latestMs) then();
-      else this.#timer = setTimeout(look, 50);
+      else this.#timer = this.#timers.set(look, 50);
     };
-    this.#timer = setTimeout(look, times.quietMs);
+    this.#timer = this.#timers.set(look, times.quietMs);
   }
 
   /** Forgets a `whenQuiet` not yet run. */
   close(): void {
-    clearTimeout(this.#timer);
+    this.#timers.clear(this.#timer);
   }
 }

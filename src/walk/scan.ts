@@ -86,8 +86,8 @@ export class ScanCancelled extends Error {
 export const PROGRESS_INTERVAL_MS = 250;
 
 /**
- * Runs one scan. `cancelled` is asked before each entry: once it says yes, the scan
- * throws {@linkcode ScanCancelled}.
+ * Runs one scan. `checkpoint` is called before each entry: it may wait there (a fill gives
+ * way to running calls), and once it says stop, the scan throws {@linkcode ScanCancelled}.
  *
  * @throws {ToolError} `PathNotFound`, `SymlinkEscapeDetected`, `AccessDenied` or
  * `IOFailure` for the start path (contract §5 step 9).
@@ -97,7 +97,7 @@ export async function scan(
   tools: ScanTools,
   plan: ScanPlan = PLAIN,
   onProgress?: (progress: ScanProgress) => void,
-  cancelled?: () => boolean,
+  checkpoint?: () => boolean,
 ): Promise<ScanOutcome> {
   const { fs, clock, guard } = tools;
   const interval = tools.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
@@ -121,7 +121,7 @@ export async function scan(
   let lastReport = startedAt;
   let boundary: string | null = null; // the last entry dealt with
   const visit = (entry: WalkEntry): boolean => {
-    if (cancelled?.()) throw new ScanCancelled();
+    if (checkpoint?.()) throw new ScanCancelled();
     if (onProgress) {
       const now = clock.now();
       if (now - lastReport >= interval) {

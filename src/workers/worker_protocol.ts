@@ -67,7 +67,7 @@ export type RunScan = (
   request: SearchRequest,
   plan: ScanPlan,
   onProgress: (progress: ScanProgress) => void,
-  cancelled: () => boolean,
+  checkpoint: () => boolean,
 ) => Promise<ScanOutcome>;
 
 /**
@@ -79,23 +79,29 @@ export async function answerScan(
   tools: ScanTools,
   task: ScanTask,
   report?: () => unknown,
-  run: RunScan = (request, plan, onProgress, cancelled) =>
-    scan(request, tools, plan, onProgress, cancelled),
+  run: RunScan = (request, plan, onProgress, checkpoint) =>
+    scan(request, tools, plan, onProgress, checkpoint),
 ): Promise<void> {
-  const { id, request, plan, cancel, giveWay } = task;
+  const { id, request, plan, cancel, giveWay: waitWhile } = task;
   scope.postMessage({ id, type: "started" });
-  const cancelled = () => {
-    for (let calls; giveWay !== undefined && (calls = Atomics.load(giveWay, 0)) > 0;) {
-      Atomics.wait(giveWay, 0, calls, 100);
+  /** Blocks this worker while calls run (`ScanTask.giveWay`): a fill waits here. */
+  const giveWay = () => {
+    for (let calls; waitWhile !== undefined && (calls = Atomics.load(waitWhile, 0)) > 0;) {
+      Atomics.wait(waitWhile, 0, calls, 100);
     }
-    return cancel !== undefined && Atomics.load(cancel, 0) !== 0;
+  };
+  const cancelled = () => cancel !== undefined && Atomics.load(cancel, 0) !== 0;
+  /** Before each entry: give way, then say whether to stop. */
+  const checkpoint = () => {
+    giveWay();
+    return cancelled();
   };
   try {
     const outcome = await run(
       request,
       plan,
       (progress) => scope.postMessage({ id, type: "progress", progress }),
-      cancelled,
+      checkpoint,
     );
     scope.postMessage({ id, type: "done", outcome, ...(report ? { report: report() } : {}) });
   } catch (err) {

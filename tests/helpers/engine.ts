@@ -8,6 +8,7 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import { type Clock, systemClock } from "../../src/ports/clock.ts";
 import { denoFs, type FsPort } from "../../src/ports/fs.ts";
 import { Pager } from "../../src/paging/paging.ts";
+import { ToolError } from "../../src/errors.ts";
 import { searchByTime, type SearchOutput } from "../../src/search/search_by_time.ts";
 import { strictGuard } from "../../src/security/guard.ts";
 import type { Scanner } from "../../src/workers/scanner.ts";
@@ -70,6 +71,16 @@ export async function allPages(
     if (pages.length > maxPages) throw new Error("paging did not end");
   } while (cursor !== null);
   return pages;
+}
+
+/** Every page of a query, or the code of the contract error it ended with. */
+export async function pagesOrCode(e: Engine, args: Record<string, unknown>): Promise<unknown> {
+  try {
+    return await allPages(e, args);
+  } catch (err) {
+    if (err instanceof ToolError) return err.code;
+    throw err;
+  }
 }
 
 /**

@@ -28,6 +28,9 @@ export const T0 = Date.UTC(2025, 5, 1);
 /** Milliseconds in a day. */
 export const DAY = 86_400_000;
 
+/** An instant in epoch ms, as the tool takes and gives times. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
 /**
  * Makes the tree under a new temp dir. Times are set after every entry exists, deepest
  * first, so that creating children does not change a directory's time afterwards.

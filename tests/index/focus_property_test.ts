@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { limitsEnv, TREE } from "../helpers/arbitraries.ts";
-import { alike, allPages, type Engine, engine } from "../helpers/engine.ts";
+import { alike, type Engine, engine, pagesOrCode } from "../helpers/engine.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { NO_INDEX, readyIndex } from "../helpers/live_index.ts";
 import { sanitize } from "../helpers/sanitize.ts";
@@ -39,15 +39,6 @@ const TIES_ASC = {
   maxFiles: undefined,
   maxDirectories: undefined,
 };
-
-/** All pages; or the error's code. */
-async function pages(e: Engine, args: Record<string, unknown>): Promise<unknown> {
-  try {
-    return await allPages(e, args);
-  } catch (err) {
-    return { error: (err as { code?: string }).code ?? String(err) };
-  }
-}
 
 Deno.test({
   name: "live index: windowed answers skip what is outside the window and equal a walk's",
@@ -83,7 +74,7 @@ Deno.test({
               const indexed = engine(tree.root, { scanner: index, clock, env });
               const walked = engine(tree.root, { clock, env });
               assert.deepEqual(
-                ...alike(await pages(indexed, args), await pages(walked, args)),
+                ...alike(await pagesOrCode(indexed, args), await pagesOrCode(walked, args)),
                 JSON.stringify(args),
               );
               const first = async (e: Engine) => (await e.search(args).catch(() => null))?.stats;

@@ -18,9 +18,8 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import fc from "npm:fast-check@4.10.2";
-import { ToolError } from "../../src/errors.ts";
 import { limitsEnv, NAME, QUERY, TREE } from "../helpers/arbitraries.ts";
-import { alike, allPages, type Engine, engine } from "../helpers/engine.ts";
+import { alike, engine, pagesOrCode } from "../helpers/engine.ts";
 import { canExchange, exchange } from "../helpers/exchange.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { liveIndex } from "../helpers/live_index.ts";
@@ -248,16 +247,6 @@ function unixSocket(p: string): void {
   if (!made.success) throw new Error(new TextDecoder().decode(made.stderr));
 }
 
-/** Pages of a query (or its error's code), compared by `alike`. */
-async function pages(e: Engine, args: Record<string, unknown>): Promise<unknown> {
-  try {
-    return await allPages(e, args);
-  } catch (err) {
-    if (err instanceof ToolError) return err.code;
-    throw err;
-  }
-}
-
 Deno.test({
   name: "live index: pages equal a fresh walk's after random changes",
   ignore: Deno.build.os === "windows",
@@ -328,7 +317,7 @@ Deno.test({
                 const { indexed, fresh } = engines(q);
                 const before = index.status()[0]!.answers.walk;
                 assert.deepEqual(
-                  ...alike(await pages(indexed, args), await pages(fresh, args)),
+                  ...alike(await pagesOrCode(indexed, args), await pagesOrCode(fresh, args)),
                   JSON.stringify(args),
                 );
                 // Who answered: the index, unless events were lost or a FIFO appeared.

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { throwsCode } from "../helpers/throws.ts";
 import { loadConfig } from "../../src/config.ts";
 import { parseArguments } from "../../src/query/arguments.ts";
 import fc from "npm:fast-check@4.10.2";
@@ -17,19 +18,6 @@ function rawBytes(bytes: Uint8Array): string {
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);
   return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-/** Asserts that `fn` throws a ToolError with `code`, and returns it. */
-function throwsCode(fn: () => unknown, code: string): ToolError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (err) {
-    caught = err;
-  }
-  assert.ok(caught instanceof ToolError, `expected a ToolError, got ${String(caught)}`);
-  assert.equal(caught.code, code, caught.message);
-  return caught;
 }
 
 function invalid(text: string, sort: Sort = "time_desc"): ToolError {

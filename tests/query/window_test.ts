@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { ToolError } from "../../src/errors.ts";
 import { parseWithin, periodBounds, withinStart } from "../../src/query/window.ts";
+import { iso } from "../helpers/tree.ts";
 
 const NY = "America/New_York";
-const iso = (ms: number) => new Date(ms).toISOString();
 
 Deno.test("period: New York's midnights across the spring change (2026-03-08)", () => {
   const now = Date.parse("2026-03-09T16:00:00Z"); // Monday, noon EDT

@@ -12,9 +12,8 @@ import { strictGuard } from "../../src/security/guard.ts";
 import type { Scanner } from "../../src/workers/scanner.ts";
 import { allPages, engine } from "../helpers/engine.ts";
 import { InlineScanner } from "../helpers/inline_scanner.ts";
-import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { DAY, iso, makeTree, T0 } from "../helpers/tree.ts";
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const paths = (out: { matches: { path: string }[] }) => out.matches.map((m) => m.path);
 
 Deno.test("searchByTime() treats from as inclusive and to as exclusive", async () => {

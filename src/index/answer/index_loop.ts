@@ -115,9 +115,9 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         tools,
         message,
         report,
-        (request, plan, onProgress, cancelled) => {
+        (request, plan, onProgress, checkpoint) => {
           sweep.step(index, { folders: ANSWER_SWEEP_FOLDERS });
-          return checkedScan(index, base, tools, request, plan, onProgress, cancelled);
+          return checkedScan(index, base, tools, request, plan, onProgress, checkpoint);
         },
       );
     } else if (message.type === "record") {
@@ -147,7 +147,7 @@ async function checkedScan(
   request: SearchRequest,
   plan: ScanPlan,
   onProgress: (progress: ScanProgress) => void,
-  cancelled: () => boolean,
+  checkpoint: () => boolean,
 ): Promise<ScanOutcome> {
   const started = tools.clock.now();
   let focus = focusOf(request);
@@ -158,7 +158,7 @@ async function checkedScan(
     let outcome: ScanOutcome;
     let dropped: Dropped;
     try {
-      outcome = await scan(timed, tools, narrowing(index, plan, request), onProgress, cancelled);
+      outcome = await scan(timed, tools, narrowing(index, plan, request), onProgress, checkpoint);
     } finally {
       dropped = index.dropped;
       index.focus(null);

@@ -64,12 +64,12 @@ class RingEnd {
 export class FeedWriter extends RingEnd {
   readonly #length = new Uint8Array(4);
 
-  /** Waits until the reader says go (true), or until told to stop or `cancelled` (false). */
-  waitForGo(cancelled: () => boolean): boolean {
+  /** Waits until the reader says go (true), or until told to stop or `stop()` says so (false). */
+  waitForGo(stop: () => boolean): boolean {
     for (;;) {
       const state = Atomics.load(this.header, STATE);
       if (state === GO) return true;
-      if (state === STOPPED || cancelled()) return false;
+      if (state === STOPPED || stop()) return false;
       Atomics.wait(this.header, STATE, state, WAIT_MS);
     }
   }

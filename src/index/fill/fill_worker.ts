@@ -55,9 +55,9 @@ scope.onmessage = (event) => {
     tools,
     message,
     undefined,
-    async (request, plan, onProgress, cancelled) => {
-      const stopped = () => ring === null || ring.stopped || cancelled();
-      if (ring === null || !ring.waitForGo(cancelled)) throw new ScanCancelled();
+    async (request, plan, onProgress, checkpoint) => {
+      const stopped = () => ring === null || ring.stopped || checkpoint();
+      if (ring === null || !ring.waitForGo(checkpoint)) throw new ScanCancelled();
       try {
         return await scan(request, tools, plan, onProgress, stopped);
       } finally {
