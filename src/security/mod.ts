@@ -9,6 +9,7 @@
 export { type Guard, strictGuard } from "./guard.ts";
 export {
   comparisonKey,
+  folderAbove,
   hostRules,
   isWithin,
   normalizeAbsolute,

@@ -75,3 +75,11 @@ const DOT_OR_EMPTY_SEGMENT = /\/(\.\.?)?(\/|$)/;
 function isSeparator(ch: string | undefined, rules: PathRules): boolean {
   return ch === "/" || (rules === path.win32 && ch === "\\");
 }
+
+/**
+ * The folder a normalized absolute path is in (`""` above the top): the one way the engine
+ * goes up a path it holds (the index's folders, its feed, its watch plan).
+ */
+export function folderAbove(p: string, rules: PathRules = hostRules): string {
+  return p.slice(0, Math.max(p.lastIndexOf(rules.sep), 0));
+}

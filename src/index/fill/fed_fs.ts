@@ -17,7 +17,7 @@
  * @module
  */
 import type { FsPort } from "../../ports/mod.ts";
-import { hostRules } from "../../security/mod.ts";
+import { folderAbove, hostRules } from "../../security/mod.ts";
 import type { Change } from "../watch/mod.ts";
 import { FeedReader } from "./feed_ring.ts";
 import { type FedListing, type FedStat, readRecords } from "./feed_records.ts";
@@ -79,7 +79,7 @@ export class FedFs implements FsPort {
     for (const change of changes) {
       for (const path of change.paths) {
         this.#changed.add(path);
-        this.#touched.add(folderOf(path));
+        this.#touched.add(folderAbove(path));
       }
     }
   }
@@ -153,16 +153,11 @@ export class FedFs implements FsPort {
     if (this.#changed.size === 0 && this.#touched.size === 0) return true;
     const path = key.endsWith(SEP) ? key.slice(0, -1) : key;
     if (this.#touched.has(path)) return false;
-    for (let p = path; p.length > 0; p = folderOf(p)) {
+    for (let p = path; p.length > 0; p = folderAbove(p)) {
       if (this.#changed.has(p)) return false;
     }
     return true;
   }
-}
-
-/** The folder a path is in (`""` above the top). */
-function folderOf(path: string): string {
-  return path.slice(0, Math.max(path.lastIndexOf(SEP), 0));
 }
 
 function append<T>(records: Queue<T>, key: string, value: T): void {

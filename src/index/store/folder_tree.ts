@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { hostRules } from "../../security/mod.ts";
+import { folderAbove, hostRules } from "../../security/mod.ts";
 import { DIR, EntryColumns, SYMLINK } from "./entry_columns.ts";
 import { FolderRecords, KEPT, KNOWN, LISTED } from "./folder_records.ts";
 import { namesBytes } from "./memory_cost.ts";
@@ -128,9 +128,8 @@ export class FolderTree {
    * -1), and the entry's `name` in it.
    */
   parentOf(abs: string): { parent: number; dir: string; name: string } {
-    const slash = abs.lastIndexOf(this.#sep);
-    const dir = abs.slice(0, slash);
-    return { parent: this.node(dir, false), dir, name: abs.slice(slash + 1) };
+    const dir = folderAbove(abs);
+    return { parent: this.node(dir, false), dir, name: abs.slice(dir.length + 1) };
   }
 
   /** Whether the folder's listing is held. */

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { folderAbove } from "../../security/mod.ts";
 import { folderIdentity } from "./watch_messages.ts";
 
 /** The most folders watched whole in parts (the runtime compares each event with each). */
@@ -43,10 +44,9 @@ export function planWatch(root: string, sep: string): Planned {
   if (outs.length === 0) return { plan: { parts: [root], unwatched: [] } };
   const unwatched = new Set<string>();
   for (const link of outs) {
-    for (let dir = link.slice(0, link.lastIndexOf(sep)); !unwatched.has(dir);) {
+    for (let dir = folderAbove(link); !unwatched.has(dir); dir = folderAbove(dir)) {
       unwatched.add(dir);
       if (dir === root) break;
-      dir = dir.slice(0, dir.lastIndexOf(sep));
     }
   }
   const parts: string[] = [];
