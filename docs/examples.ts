@@ -106,7 +106,7 @@ export const EXAMPLES: Example[] = [
   {
     title: "The two newest files, then the next page",
     text:
-      "With `limit: 2` the result has a `nextCursor`; the next request repeats the arguments and adds it.",
+      'With `limit: 2` the result has a `nextCursor`; the next request repeats the arguments and adds it. Answered from the index, which did not count every match: the summary says "more than" and `stats` gives `matchesAtLeast` in place of `totalMatches`, never the page as the total.',
     request: call(4, "fs.search_by_time", { timeField: "modified", limit: 2 }),
   },
   {

@@ -71,12 +71,7 @@ export function summaryLine(
   const order = request.order === "path_asc"
     ? "path"
     : `${request.filter.timeField} ${request.order === "time_desc" ? "desc" : "asc"}`;
-  const total = output.stats.totalMatches;
-  const parts = [
-    total !== undefined && total > n
-      ? `Found ${total} ${plural(total, kind)}; this page shows ${n} (sorted by ${order}).`
-      : `Found ${n} ${noun} (sorted by ${order}).`,
-  ];
+  const parts = [countWords(result, kind, order)];
   const { from, to } = request.filter;
   if (from !== null || to !== null) parts.push(windowWords(from, to));
   if (result.hung === "now") {
@@ -119,6 +114,36 @@ export function summaryLine(
   if (n === 0 && output.nextCursor === null) parts.push(...emptyAnswerHints(request, words));
   if (now !== undefined) parts.push(serverTime(now));
   return parts.join(" ");
+}
+
+/**
+ * How many matched, never the page's size presented as the total (contract §4, §11, §18):
+ * the total when it was counted; else what is sure: more than this page when a later page
+ * is sure to hold more, or what the part of the tree scanned so far holds.
+ */
+function countWords(result: SearchResult, kind: "entry" | "file", order: string): string {
+  const { output, request } = result;
+  const n = output.matches.length;
+  const total = output.stats.totalMatches;
+  const sorted = `(sorted by ${order})`;
+  if (total !== undefined) {
+    return total > n
+      ? `Found ${total} ${plural(total, kind)}; this page shows ${n} ${sorted}.`
+      : `Found ${n} ${plural(n, kind)} ${sorted}.`;
+  }
+  if (output.stats.truncated) {
+    return `Found ${n} ${
+      plural(n, kind)
+    } in the part of the tree scanned so far ${sorted}; the total is not known.`;
+  }
+  if (output.nextCursor !== null) {
+    return `Found more than ${n} ${
+      plural(n + 1, kind)
+    }; the total was not counted. This page shows ${n} ${sorted}.`;
+  }
+  return request.after === null
+    ? `Found ${n} ${plural(n, kind)} ${sorted}.`
+    : `This last page shows ${n} ${plural(n, kind)} ${sorted}; the total was not counted.`;
 }
 
 function plural(n: number, noun: "entry" | "file"): string {

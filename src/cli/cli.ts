@@ -10,6 +10,7 @@ import { ToolError } from "../errors.ts";
 import type { Clock } from "../ports/mod.ts";
 import { errorText } from "../presentation.ts";
 import { Pager } from "../paging/mod.ts";
+import { closestName } from "../query/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 import { searchByTime } from "../search/mod.ts";
@@ -57,7 +58,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } catch (err) {
     // Node's message goes on with advice about '--'; its first sentence says it all.
     const message = err instanceof Error ? err.message : String(err);
-    return usageError(io, message.split(". ")[0]!.replace(/\.?$/, "."));
+    return usageError(io, withClosestFlag(message.split(". ")[0]!.replace(/\.?$/, ".")));
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -105,6 +106,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } finally {
     scanner.close();
   }
+}
+
+/**
+ * An unknown option's message with the closest flag, as the tool names the closest argument
+ * (contract §23): `Unknown option '--time_field'; did you mean '--time-field'?`.
+ */
+function withClosestFlag(message: string): string {
+  const unknown = /^Unknown option '(-{1,2})([^'=]+)'/.exec(message);
+  if (!unknown) return message;
+  const close = closestName(unknown[2]!, Object.keys(PARSE_OPTIONS));
+  return close === null ? message : `${message.replace(/\.$/, "")}; did you mean '--${close}'?`;
 }
 
 /** `--limit -1` as `--limit=-1`, so that the tool's own range check can name the problem. */

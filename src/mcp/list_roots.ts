@@ -38,7 +38,7 @@ export const LIST_ROOTS_TOOL: Tool = {
               type: "object",
               additionalProperties: false,
               description:
-                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why). 'answers' counts this root's calls by who answered them; 'lastWalk' says why the last call that walked did; 'checkedWhole': every folder and entry the index holds was checked on disk at or after this time.",
+                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why: 'INDEX=off' when the server was started without an index). 'answers' counts this root's calls by who answered them; 'lastWalk' says why the last call that walked did; 'checkedWhole': every folder and entry the index holds was checked on disk at or after this time.",
               properties: {
                 state: { type: "string", enum: ["off", "starting", "building", "ready"] },
                 entries: { type: "integer", minimum: 0 },
@@ -58,7 +58,7 @@ export const LIST_ROOTS_TOOL: Tool = {
               required: ["state", "entries", "answers"],
             },
           },
-          required: ["path", "isDefault"],
+          required: ["path", "isDefault", "index"],
         },
       },
       serverTime: {
@@ -89,12 +89,26 @@ export const LIST_ROOTS_TOOL: Tool = {
   },
 };
 
-/** The result of `fs.list_roots`. */
-export function listRoots(config: Config, now: number, index?: IndexStatus[]): CallToolResult {
+/**
+ * A root's index with `INDEX=off` (contract §18): off by setting, every call (`walks` of
+ * them) a walk; said, so that a client can tell it from a server that says nothing.
+ */
+export function indexOff(walks: number): IndexStatus {
+  return {
+    state: "off",
+    entries: 0,
+    reason: "INDEX=off",
+    answers: { index: 0, walk: walks },
+    ...(walks > 0 ? { lastWalk: "INDEX=off" } : {}),
+  };
+}
+
+/** The result of `fs.list_roots`: each root with its `index`, one per root. */
+export function listRoots(config: Config, now: number, index: IndexStatus[]): CallToolResult {
   const roots = config.roots.map((r, i) => ({
     path: r.path,
     isDefault: r === config.defaultRoot,
-    ...(index?.[i] ? { index: index[i] } : {}),
+    index: index[i]!,
   }));
   const name = serverTimeZone();
   const { offset } = localTime(now, name);

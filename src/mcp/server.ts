@@ -33,7 +33,7 @@ import {
 import type { ScanProgress } from "../walk/mod.ts";
 import { searchByTime, type SearchDeps } from "../search/mod.ts";
 import { LineTransport } from "./line_transport.ts";
-import { LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
+import { indexOff, LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
 import { type Log, McpLog } from "./logging.ts";
 import { errorResult, successResult } from "./result.ts";
 import { calledTool, styledTools } from "./tool_names.ts";
@@ -111,6 +111,8 @@ export function createServer(deps: ServerDeps): Server {
     `file-time-search ${deps.version}: ${deps.config.roots.length} root(s); limits: ${limits.maxFilesScanned} files, ${limits.maxDirectoriesScanned} folders, ${limits.scanTimeoutMs} ms, depth ${limits.maxDepth}, on limit: ${limits.onLimit}.`,
   );
   const published = styledTools(TOOLS, deps.config.toolNames);
+  /** With `INDEX=off`, each root's calls (every one a walk), for `fs.list_roots`. */
+  const walked = new Map<string, number>();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: published }));
   server.setRequestHandler(
     AnyToolCall,
@@ -119,7 +121,9 @@ export function createServer(deps: ServerDeps): Server {
       const params = (request as { params: ToolCallParams }).params;
       const tool = calledTool(params.name, TOOLS);
       if (tool === LIST_ROOTS_TOOL_NAME) {
-        return listRoots(deps.config, deps.clock.now(), deps.indexStatus?.());
+        const index = deps.indexStatus?.() ??
+          deps.config.roots.map((r) => indexOff(walked.get(r.path) ?? 0));
+        return listRoots(deps.config, deps.clock.now(), index);
       }
       if (tool !== SEARCH_TOOL_NAME) {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
@@ -141,6 +145,10 @@ export function createServer(deps: ServerDeps): Server {
           (by) => (answeredBy = by),
         );
         await progress.flush();
+        if (!deps.indexStatus) {
+          const root = result.request.root.path;
+          walked.set(root, (walked.get(root) ?? 0) + 1);
+        }
         const { stats } = result.output;
         log.log(
           "info",

@@ -190,6 +190,7 @@ export const SEARCH_OUTPUT_SCHEMA = {
         elapsedMs: { type: "integer", minimum: 0 },
         unknownTime: { type: "integer", minimum: 0 },
         totalMatches: { type: "integer", minimum: 0 },
+        matchesAtLeast: { type: "integer", minimum: 0 },
         excluded: { type: "integer", minimum: 0 },
       },
       required: ["scannedFiles", "scannedDirectories", "returned"],

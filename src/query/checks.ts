@@ -20,30 +20,115 @@ export function invalidArgument(
   known: readonly string[] = [],
 ): ToolError {
   const where = issue && issue.path.length > 0 ? `'${issue.path.join(".")}'` : "the arguments";
-  let message: string;
+  const given = (key: PropertyKey) => typeof raw === "object" && raw !== null && key in raw;
   if (issue?.code === "unrecognized_keys") {
     // Named as unknown, with the closest known name (contract §23).
-    message = issue.keys.map((k) => {
+    const message = issue.keys.map((k) => {
       const close = closestName(k, known);
       return `'${k}' is not an argument${close ? `; did you mean '${close}'?` : "."}`;
     }).join(" ");
-  } else if (issue?.code === "invalid_type" && issue.path.length === 0) {
-    message = "The arguments must be a JSON object.";
-  } else if (
-    issue?.code === "invalid_type" && issue.path.length === 1 &&
-    !(typeof raw === "object" && raw !== null && String(issue.path[0]) in raw)
-  ) {
-    message = `${where} is required.`;
-  } else if (issue?.code === "invalid_type") {
-    message = `${where} must be of type ${issue.expected}.`;
-  } else {
-    message = `${where} ${issue?.message ?? "is invalid"}.`;
+    return new ToolError("InvalidArgument", message, "Send only the documented arguments.");
+  }
+  if (issue?.code === "invalid_type" && issue.path.length === 0) {
+    return new ToolError(
+      "InvalidArgument",
+      "The arguments must be a JSON object.",
+      'Send the arguments as a JSON object, e.g. {"timeField": "modified"}.',
+    );
+  }
+  if (issue?.code === "invalid_type" && issue.path.length === 1 && !given(issue.path[0]!)) {
+    const example = EXAMPLES[String(issue.path[0])] ?? null;
+    return new ToolError(
+      "InvalidArgument",
+      `${where} is required.`,
+      example === null
+        ? `Add ${where}.`
+        : `Add ${where}, e.g. "${String(issue.path[0])}": ${example}.`,
+    );
+  }
+  if (issue?.code === "invalid_type") {
+    // Which argument, which type, and an example built from the input (contract §23).
+    const value = issue.path.reduce<unknown>(
+      (at, key) => (at as Record<PropertyKey, unknown> | null)?.[key],
+      raw,
+    );
+    const name = String(issue.path[0]);
+    const example = exampleOf(name, issue.expected, value);
+    const like = example === null ? "" : `, like ${example}`;
+    return new ToolError(
+      "InvalidArgument",
+      `${where} must be ${TYPE_WORDS[issue.expected] ?? issue.expected}${like}, not ${
+        described(value)
+      }.`,
+      example === null
+        ? `Send ${where} as ${TYPE_WORDS[issue.expected] ?? issue.expected}.`
+        : `Send ${where} as ${TYPE_WORDS[issue.expected] ?? issue.expected}: "${name}": ${
+          issue.path.length > 1 && issue.expected !== "array" ? `[${example}]` : example
+        }.`,
+    );
   }
   return new ToolError(
     "InvalidArgument",
-    message,
-    "Send only the documented arguments with their documented JSON types; 'timeField' ('modified' or 'created') is required.",
+    `${where} ${issue?.message ?? "is invalid"}.`,
+    "Send only the documented arguments with their documented JSON types.",
   );
+}
+
+/** The JSON types, as a message names them. */
+const TYPE_WORDS: Record<string, string> = {
+  number: "a number",
+  boolean: "true or false",
+  string: "a string",
+  array: "an array of strings",
+  object: "a JSON object",
+};
+
+/** An example value of each argument, as JSON (used when the input gives none). */
+const EXAMPLES: Record<string, string> = {
+  timeField: '"modified"',
+  path: '"src"',
+  from: '"2025-06-01T00:00:00Z"',
+  to: '"2025-07-01T00:00:00Z"',
+  within: '"24h"',
+  period: '"today"',
+  glob: '"**/*.md"',
+  sort: '"time_desc"',
+  limit: "10",
+  maxDepth: "3",
+  minSizeBytes: "1000000",
+  maxSizeBytes: "1000000",
+  exclude: '["**/node_modules"]',
+};
+
+/** A value of the `expected` JSON type for `name`, from what was sent where it can. */
+function exampleOf(name: string, expected: string, value: unknown): string | null {
+  if (expected === "number" && typeof value === "string" && value.trim() !== "") {
+    const n = Number(value);
+    if (Number.isFinite(n)) return String(n);
+  }
+  if (expected === "boolean") {
+    if (value === "true" || value === "false") return value;
+    if (value === 1 || value === 0) return String(value === 1);
+    return "true";
+  }
+  if (expected === "string" && (typeof value === "number" || typeof value === "boolean")) {
+    return JSON.stringify(String(value));
+  }
+  if (expected === "array" && typeof value === "string") return JSON.stringify([value]);
+  if (expected === "string" && name === "exclude") return '"**/node_modules"';
+  return EXAMPLES[name] ?? null;
+}
+
+/** What was sent, in words: `the string "10"`, `the number 5`, `true`, `an array`. */
+function described(value: unknown): string {
+  if (typeof value === "string") {
+    return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "..." : value)}`;
+  }
+  if (typeof value === "number") return `the number ${value}`;
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  return String(value);
 }
 
 export function checkEnum<T extends string>(name: string, value: string, allowed: readonly T[]): T {

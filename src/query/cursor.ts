@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { ToolError } from "../errors.ts";
-import { type Position, type SearchRequest, type Sort, SORTS } from "./request.ts";
+import { type Position, queryArguments, type SearchRequest, type Sort, SORTS } from "./request.ts";
 
 /** The cursor format version this server writes and reads. */
 export const CURSOR_VERSION = 1;
@@ -87,7 +87,7 @@ export function decodeCursor(text: string, sort: Sort, q: string): Position {
     throw new ToolError(
       "CursorInvalid",
       "The cursor belongs to a different query.",
-      "Pass the cursor only with the same root, path, timeField, from, to, glob, recursive, maxDepth, includeFiles, includeDirectories, includeUnknownTime, exclude and respectIgnoreFiles; or omit it to start over.",
+      `Pass the cursor only with the same ${listed(queryArguments())}; or omit it to start over.`,
     );
   }
   const c = payload.c;
@@ -182,4 +182,11 @@ function bytesToBase64url(bytes: Uint8Array): string {
 function base64urlToBytes(text: string): Uint8Array {
   const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** `a, b and c`. */
+function listed(names: readonly string[]): string {
+  return names.length < 2
+    ? names.join("")
+    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }

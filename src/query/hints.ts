@@ -92,3 +92,42 @@ export function emptyAnswerHints(request: SearchRequest, words: Words): string[]
   }
   return hints;
 }
+
+/** Units of a spelled-out duration, as the compact form writes them. */
+const COMPACT_UNITS: readonly [RegExp, string][] = [
+  [/^(s|secs?|seconds?)$/, "s"],
+  [/^(mins?|minutes?)$/, "min"],
+  [/^(h|hrs?|hours?)$/, "h"],
+  [/^(d|days?)$/, "d"],
+  [/^(w|wks?|weeks?)$/, "w"],
+  [/^(mo|months?)$/, "mo"],
+  [/^(y|yrs?|years?)$/, "y"],
+];
+
+/**
+ * The argument that fits a `within` that is not a duration (contract §23), built from the
+ * input: a calendar period ("yesterday", "this week", "last-month") names the matching
+ * `period`; a phrase with a number and a unit ("last 3 days", "past 2 hours", "3 days ago")
+ * the compact form (`3d`). `null` when it is neither.
+ */
+export function withinHint(text: string): { period: string } | { within: string } | null {
+  const words = text.trim().toLowerCase().replace(/[\s_-]+/g, " ");
+  if (words === "today" || words === "this day") return { period: "today" };
+  if (words === "yesterday") return { period: "yesterday" };
+  const calendar = /^(this|current|last|previous) ?(week|month|year)$/.exec(words);
+  if (calendar) {
+    const which = calendar[1] === "this" || calendar[1] === "current" ? "this" : "last";
+    return { period: `${which}_${calendar[2]}` };
+  }
+  const phrase =
+    /^(?:(?:in|within|over|during) )?(?:the )?(?:(?:last|past|previous) )?(\d+)? ?([a-z]+)(?: ago)?$/
+      .exec(words);
+  if (
+    !phrase ||
+    (phrase[1] === undefined && !/^(last|past|previous|in|within|over|during) /.test(words))
+  ) {
+    return null;
+  }
+  const unit = COMPACT_UNITS.find(([pattern]) => pattern.test(phrase[2]!))?.[1];
+  return unit === undefined ? null : { within: `${phrase[1] ?? 1}${unit}` };
+}

@@ -17,6 +17,7 @@ export {
   type ParsedArguments,
 } from "./arguments.ts";
 export { CURSOR_VERSION, decodeCursor, encodeCursor, queryHash } from "./cursor.ts";
+export { closestName } from "./hints.ts";
 export { compileGlob, GlobSyntaxError, type PathMatcher } from "./glob.ts";
 export { comparePaths, isWalkOrder, type KeyOrder, keyOrder } from "./order.ts";
 export {

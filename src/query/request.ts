@@ -63,6 +63,40 @@ export const EVERY_FILE: Readonly<Filter> = Object.freeze({
   maxSizeBytes: null,
 });
 
+/**
+ * The tool arguments each part of a query is made from: what a cursor is bound to
+ * (contract §10, §23; the query hash covers exactly these parts). A new field of `Start`
+ * or `Filter` does not compile until it is named here, so messages that list them cannot
+ * leave it out.
+ */
+export const QUERY_ARGUMENTS: {
+  readonly root: readonly string[];
+  readonly start: Readonly<Record<keyof Start, readonly string[]>>;
+  readonly filter: Readonly<Record<keyof Filter, readonly string[]>>;
+} = {
+  root: ["root"],
+  start: { path: ["path"], recursive: ["recursive"], maxDepth: ["maxDepth"] },
+  filter: {
+    timeField: ["timeField"],
+    from: ["from", "within", "period"],
+    to: ["to", "period"],
+    glob: ["glob"],
+    includeFiles: ["includeFiles"],
+    includeDirectories: ["includeDirectories"],
+    includeUnknownTime: ["includeUnknownTime"],
+    exclude: ["exclude"],
+    respectIgnoreFiles: ["respectIgnoreFiles"],
+    minSizeBytes: ["minSizeBytes"],
+    maxSizeBytes: ["maxSizeBytes"],
+  },
+};
+
+/** The tool arguments a query is made from, each once, in `QUERY_ARGUMENTS`' order. */
+export function queryArguments(): string[] {
+  const { root, start, filter } = QUERY_ARGUMENTS;
+  return [...new Set([...root, ...Object.values(start).flat(), ...Object.values(filter).flat()])];
+}
+
 /** An item's place in its order: its time in the filter's field (`null`: unknown) and path. */
 export interface SortKey {
   time: number | null;

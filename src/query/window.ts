@@ -9,6 +9,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { withinHint } from "./hints.ts";
 
 /** The calendar periods `period` may name. */
 export const PERIODS = [
@@ -130,9 +131,15 @@ export function periodBounds(period: Period, now: number, zone: string): {
 }
 
 function badWithin(text: string, what: string): ToolError {
+  const hint = what === "is not a duration" ? withinHint(text) : null;
+  const fix = hint === null
+    ? "Give a duration back from now, up to 200 years: the friendly form ('24h', '7d', '2weeks', '90min', '3d4h', '1mo', '1y'; 'm' is minutes, 'mo' months) or ISO 8601 ('PT24H', 'P7D', 'P1M')."
+    : "period" in hint
+    ? `For a calendar period, leave out 'within' and set 'period' to "${hint.period}" (in the server's time zone).`
+    : `Write it as a number and a unit: set 'within' to "${hint.within}".`;
   return new ToolError(
     "InvalidDateTime",
     `'within' ${what}: ${JSON.stringify(text.slice(0, 40))}.`,
-    "Give a duration back from now, up to 200 years: the friendly form ('24h', '7d', '2weeks', '90min', '3d4h', '1mo', '1y'; 'm' is minutes, 'mo' months) or ISO 8601 ('PT24H', 'P7D', 'P1M').",
+    fix,
   );
 }

@@ -43,6 +43,11 @@ export interface SearchOutput {
     unknownTime?: number;
     /** Matches of the whole query, when this page's scan saw all of it. */
     totalMatches?: number;
+    /**
+     * When `totalMatches` is not known: how many matches the query surely has (this page's,
+     * and one more when a later page is sure to hold more). A lower bound, never a total.
+     */
+    matchesAtLeast?: number;
     /** With an exclusion in effect: entries left out (a folder counts once). */
     excluded?: number;
   };
@@ -105,7 +110,11 @@ export async function searchByTime(
         skipped: page.stats.skipped,
         elapsedMs: Math.max(0, deps.clock.now() - started),
         ...(filter.timeField === "created" ? { unknownTime: page.stats.unknownTime } : {}),
-        ...(page.totalMatches === null ? {} : { totalMatches: page.totalMatches }),
+        ...(page.totalMatches === null
+          ? {
+            matchesAtLeast: page.matches.length + (page.next !== null && !page.truncated ? 1 : 0),
+          }
+          : { totalMatches: page.totalMatches }),
         ...(filter.exclude.length > 0 || filter.respectIgnoreFiles
           ? { excluded: page.stats.excluded }
           : {}),

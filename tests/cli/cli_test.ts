@@ -100,6 +100,15 @@ Deno.test("cli reports the tool's error codes and exits non-zero", async () => {
     unknown.stderr,
     /^ErrorCode: InvalidArgument\nMessage: Unknown option '--colour'\.\nFix: /,
   );
+  // An unknown option gets the closest flag, as the tool's unknown names do (contract §23).
+  for (const [typo, meant] of [["--time_field", "--time-field"], ["--withn=1d", "--within"]]) {
+    const typed = await cli("search", tree.root, typo!, "modified");
+    assert.equal(typed.code, 2);
+    assert.match(typed.stderr, new RegExp(`did you mean '${meant}'\\?`), typo);
+  }
+  // A window named in words gets the argument that fits, in flags.
+  const words = await cli("search", tree.root, "--within", "last 3 days");
+  assert.match(words.stderr, /Fix: Write it as a number and a unit: set --within to "3d"\./);
   const noRoot = await cli("search", tree.abs("missing"));
   assert.equal(noRoot.code, 2);
   assert.match(noRoot.stderr, /^file-time-search: root .* does not exist\.\n$/);

@@ -86,12 +86,14 @@ export async function pagesOrCode(e: Engine, args: Record<string, unknown>): Pro
 /**
  * Pages an index gave and pages a walk gave (or the errors they threw), without what
  * differs by nature (contract §18): the time taken, the counts of what was examined, and
- * `totalMatches` where the index did not count it (it is given when known).
+ * `totalMatches` where the index did not count it (it is given when known; else a lower
+ * bound, `matchesAtLeast`).
  */
 export function alike(indexed: unknown, walked: unknown): [unknown, unknown] {
   if (!Array.isArray(indexed) || !Array.isArray(walked)) return [indexed, walked];
   const strip = (page: SearchOutput, i: number) => {
-    const { totalMatches, ...rest } = page.stats;
+    // Where the index did not count, it says a lower bound instead (§11): not compared.
+    const { totalMatches, matchesAtLeast: _bound, ...rest } = page.stats;
     const counted = indexed[i]?.stats?.totalMatches !== undefined;
     return {
       ...page,

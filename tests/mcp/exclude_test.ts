@@ -85,8 +85,12 @@ Deno.test({
     await using tree = await makeTree({ "a.txt": { mtime: T0 } });
     await using conn = await connect({ ALLOW_ROOTS: tree.root });
     const cases: [unknown, string, RegExp][] = [
-      ["node_modules", "InvalidArgument", /'exclude' must be of type array/],
-      [[1], "InvalidArgument", /'exclude\.0' must be of type string/],
+      [
+        "node_modules",
+        "InvalidArgument",
+        /'exclude' must be an array of strings, like \["node_modules"\], not the string "node_modules"/,
+      ],
+      [[1], "InvalidArgument", /'exclude\.0' must be a string, like "1", not the number 1/],
       [Array(65).fill("x"), "InvalidArgument", /holds more than 64 globs/],
       [["ok", "x".repeat(1025)], "GlobTooLong", /'exclude\[1\]' is 1025 characters long/],
       [["{a,b"], "InvalidArgument", /'exclude\[0\]' has a '\{' that is never closed/],
