@@ -8,7 +8,8 @@
  * barrier before an indexed answer on its own (a watch worker on the tree, in this process,
  * asked for a barrier again and again, idle); and how long a ready index takes to be
  * ready again after 20,000 file times changed at once (and who answered the call asked
- * right after).
+ * right after); and the same server used as a user does, a windowed question about once a
+ * second from start-up, until it is ready (how long that takes, and each call meanwhile).
  *
  * Options: --sizes 500k,home-2m, --runs 5, --dir <where trees are kept>.
  *
@@ -41,6 +42,8 @@ const RUNS = Number(values.runs);
 const DAY = 86_400_000;
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** How long the "call every second" pattern waits for `ready` at most. */
+const BUSY_CAP_MS = 600_000;
 
 /** A week's window, `k` weeks back: each repeat asks something new. */
 function window(k: number): { from: string; to: string } {
@@ -230,6 +233,25 @@ for (const size of values.sizes.split(",")) {
   const { ms: readyAgainMs } = await untilSettled(live, burstAt);
   await live.close();
   const barrierMs = await barriers(root, 50);
+  // INDEX=on in use: a windowed question about once a second from start-up (each with
+  // another window), until the index is ready; how long that takes, and the calls meanwhile.
+  const busyAt = performance.now();
+  const busy = await server(root, "on");
+  const during: number[] = [];
+  let busyReady = NaN;
+  for (let k = 0; performance.now() - busyAt < BUSY_CAP_MS; k++) {
+    const t0 = performance.now();
+    during.push(await busy.call(window(2 + (k % 40))));
+    const now = await busy.state();
+    if (now?.state === "ready" || now?.state === "off") {
+      busyReady = performance.now() - busyAt;
+      break;
+    }
+    const left = 1000 - (performance.now() - t0);
+    if (left > 0) await new Promise((r) => setTimeout(r, left));
+  }
+  const busyRss = await busy.rssMb();
+  await busy.close();
 
   const fdMs: number[] = [];
   for (let k = 1; k <= RUNS; k++) fdMs.push(await fd(root, k));
@@ -250,6 +272,8 @@ for (const size of values.sizes.split(",")) {
     ["INDEX=on: windowed newest-100, another window each (median)", median(repeats)],
     ["INDEX=on: `**/*.md`, whole root", liveGlob],
     ["INDEX=on: a `path` subfolder, windowed", livePath],
+    ["INDEX=on, a call every second: `ready` after start", busyReady],
+    ["INDEX=on, a call every second: each call while it fills (median)", median(during)],
   ];
   console.log(`### ${size} tree (${entries.toLocaleString("en")} entries)\n`);
   console.log("| what | ms | x fd | x floor |");
@@ -263,7 +287,10 @@ for (const size of values.sizes.split(",")) {
     `\nIndex: ${index?.state} with ${(index?.entries ?? 0).toLocaleString("en")} entries${
       index?.reason ? ` (${index.reason})` : ""
     }; start-up call with the index on / off: ${(onStartMs / offStartMs).toFixed(2)}x; ` +
-      `peak RSS of the server process (VmHWM, workers included) ${rss} MB.\n`,
+      `peak RSS of the server process (VmHWM, workers included) ${rss} MB (${busyRss} MB with a ` +
+      `call every second; ${during.length} calls before it was ready${
+        Number.isNaN(busyReady) ? `: not ready within ${BUSY_CAP_MS / 1000} s` : ""
+      }).\n`,
   );
   console.log(
     `Barrier alone, idle, 50 in a row: median ${median(barrierMs).toFixed(2)} ms, slowest ${

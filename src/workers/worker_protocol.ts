@@ -27,7 +27,7 @@ export interface ScanTask {
   cancel?: Int32Array;
   /**
    * Shared with the server: while its value is above 0, the scan waits before its next
-   * entry (a background scan giving way to calls).
+   * entry (a background scan giving way to calls), at most `GIVE_WAY_MS` at a time.
    */
   giveWay?: Int32Array;
 }
@@ -62,6 +62,11 @@ export function answerScans(scope: WorkerScope, tools: ScanTools): void {
   scope.onmessage = (event) => answerScan(scope, tools, event.data);
 }
 
+/** How long a fill gives way to running calls at a time, in ms. */
+export const GIVE_WAY_MS = 100;
+/** How long a fill then runs beside them before it gives way again, in ms. */
+export const SHARE_MS = 100;
+
 /** How a worker runs one scan: plain `scan` by default; an index worker adds its checks. */
 export type RunScan = (
   request: SearchRequest,
@@ -84,11 +89,23 @@ export async function answerScan(
 ): Promise<void> {
   const { id, request, plan, cancel, giveWay: waitWhile } = task;
   scope.postMessage({ id, type: "started" });
-  /** Blocks this worker while calls run (`ScanTask.giveWay`): a fill waits here. */
+  /**
+   * Blocks this worker while calls run (`ScanTask.giveWay`), a fill waiting here: for
+   * {@linkcode GIVE_WAY_MS} at most, then it runs {@linkcode SHARE_MS} before it waits
+   * again, so that a steady stream of calls slows the fill but never stops it (contract
+   * §18: the index gets ready while it is used).
+   */
+  let ranFrom = -Infinity; // calls first
   const giveWay = () => {
-    for (let calls; waitWhile !== undefined && (calls = Atomics.load(waitWhile, 0)) > 0;) {
-      Atomics.wait(waitWhile, 0, calls, 100);
+    if (waitWhile === undefined || Atomics.load(waitWhile, 0) === 0) return;
+    const now = performance.now();
+    if (now - ranFrom < SHARE_MS) return;
+    const until = now + GIVE_WAY_MS;
+    for (let calls, left; (calls = Atomics.load(waitWhile, 0)) > 0;) {
+      if ((left = until - performance.now()) <= 0) break;
+      Atomics.wait(waitWhile, 0, calls, left);
     }
+    ranFrom = performance.now();
   };
   const cancelled = () => cancel !== undefined && Atomics.load(cancel, 0) !== 0;
   /** Before each entry: give way, then say whether to stop. */

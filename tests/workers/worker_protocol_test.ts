@@ -1,0 +1,37 @@
+/**
+ * src/workers/worker_protocol.ts: a background scan gives way to running calls, but a
+ * steady stream of calls never stops it (contract §18: the index gets ready while it is
+ * used): with the count of running calls held above 0 for good, a fill still ends, having
+ * waited between its runs.
+ */
+import assert from "node:assert/strict";
+import { fillRequest } from "../../src/index/fill/fill_request.ts";
+import { denoFs, systemClock } from "../../src/ports/mod.ts";
+import { strictGuard } from "../../src/security/mod.ts";
+import { WHOLE } from "../../src/walk/mod.ts";
+import { answerScan, GIVE_WAY_MS, type ScanTask } from "../../src/workers/worker_protocol.ts";
+import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+
+Deno.test("worker protocol: calls that never end slow a background scan, never stop it", async () => {
+  const spec: TreeSpec = {};
+  for (let i = 0; i < 300; i++) spec[`d${i % 10}/f${i}.txt`] = { mtime: T0 };
+  await using tree = await makeTree(spec);
+  const calls = new Int32Array(new SharedArrayBuffer(4));
+  Atomics.store(calls, 0, 1); // a call is running, and never ends
+  const root = { path: tree.root, realPath: tree.root };
+  const task: ScanTask = {
+    id: 1,
+    request: fillRequest(root, 10_000),
+    plan: { share: WHOLE, keepAll: 0 },
+    giveWay: calls,
+  };
+  const said: { type: string }[] = [];
+  const started = performance.now();
+  await answerScan(
+    { postMessage: (m: unknown) => said.push(m as { type: string }) },
+    { fs: denoFs, clock: systemClock, guard: strictGuard },
+    task,
+  );
+  assert.equal(said.at(-1)?.type, "done", "the scan ended");
+  assert.ok(performance.now() - started >= GIVE_WAY_MS, "it gave way at least once");
+});
