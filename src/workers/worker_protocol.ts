@@ -63,9 +63,9 @@ export function answerScans(scope: WorkerScope, tools: ScanTools): void {
 }
 
 /** How long a fill gives way to running calls at a time, in ms. */
-export const GIVE_WAY_MS = 100;
+export const GIVE_WAY_MS = 50;
 /** How long a fill then runs beside them before it gives way again, in ms. */
-export const SHARE_MS = 100;
+export const SHARE_MS = 150;
 
 /** How a worker runs one scan: plain `scan` by default; an index worker adds its checks. */
 export type RunScan = (
