@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { indexedServer } from "../helpers/indexed_server.ts";
 import { connect, rootIndex } from "../helpers/server.ts";
 import { inotifyWatches } from "../helpers/inotify.ts";
+import { MOST_PARTS } from "../../src/index/watch/watch_plan.ts";
 import { DAY, makeTree, T0, type TempTree } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
@@ -119,7 +120,7 @@ Deno.test({
   async fn() {
     await using outside = await outsideTree();
     const spec: Record<string, { mtime: number }> = {};
-    for (let i = 0; i < 70; i++) spec[`p${i}/f.txt`] = { mtime: T0 };
+    for (let i = 0; i <= MOST_PARTS; i++) spec[`p${i}/f.txt`] = { mtime: T0 };
     await using tree = await makeTree(spec);
     Deno.symlinkSync(outside.root, tree.abs("out"));
     await using conn = await connect({ ALLOW_ROOTS: tree.root });

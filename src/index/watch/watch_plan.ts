@@ -19,7 +19,7 @@ import { folderAbove } from "../../security/mod.ts";
 import { folderIdentity } from "./watch_messages.ts";
 
 /** The most folders watched whole in parts (the runtime compares each event with each). */
-export const MOST_PARTS = 64;
+export const MOST_PARTS = 256;
 /** The most entries the unwatched folders may hold (every scan reads them from disk). */
 export const MOST_UNWATCHED_ENTRIES = 10_000;
 
