@@ -25,6 +25,8 @@ export class Calls {
   readonly #timers: Timers;
   #lastEnd = -Infinity;
   #timer: unknown;
+  /** A `whenQuiet` waiting for the gap after its `soonMs`: run as the last call ends. */
+  #atGap: ((now: number) => void) | null = null;
 
   /** `timers`: how the looks of `whenQuiet` are spaced. @default setTimeout */
   constructor(timers: Timers = REAL_TIMERS) {
@@ -41,13 +43,15 @@ export class Calls {
     Atomics.sub(this.running, 0, 1);
     Atomics.notify(this.running, 0);
     this.#lastEnd = now;
+    if (Atomics.load(this.running, 0) === 0) this.#atGap?.(now);
   }
 
   /**
    * Runs `then` at the first quiet moment, checked every 50 ms by `now`: once no call is
    * running and none has ended for `quietMs`; after `soonMs`, as soon as no call is running
-   * (a steady stream of calls has gaps); after `latestMs`, whatever the calls. A server
-   * asked something as it starts answers that first, and calls do not hold `then` back.
+   * (a steady stream of calls has gaps: the moment its last running call ends is one, even
+   * between two looks); after `latestMs`, whatever the calls. A server asked something as it
+   * starts answers that first, and calls do not hold `then` back.
    */
   whenQuiet(
     times: { quietMs: number; soonMs: number; latestMs: number },
@@ -55,11 +59,19 @@ export class Calls {
     then: () => void,
   ): void {
     const from = now();
+    const run = () => {
+      this.#atGap = null;
+      this.#timers.clear(this.#timer);
+      then();
+    };
+    this.#atGap = (t) => {
+      if (t - from >= times.soonMs) run();
+    };
     const look = () => {
       const t = now();
       const idle = Atomics.load(this.running, 0) === 0;
       const quiet = idle && t - this.#lastEnd >= times.quietMs;
-      if (quiet || (idle && t - from >= times.soonMs) || t - from >= times.latestMs) then();
+      if (quiet || (idle && t - from >= times.soonMs) || t - from >= times.latestMs) run();
       else this.#timer = this.#timers.set(look, 50);
     };
     this.#timer = this.#timers.set(look, times.quietMs);
@@ -67,6 +79,7 @@ export class Calls {
 
   /** Forgets a `whenQuiet` not yet run. */
   close(): void {
+    this.#atGap = null;
     this.#timers.clear(this.#timer);
   }
 }
