@@ -16,6 +16,9 @@ import type { TestSeam } from "./seam.ts";
 import type { Staged } from "./nobody.ts";
 import { childEnv, runDeno } from "./spawn.ts";
 
+/** How much of the server's stderr a connection keeps (its last characters). */
+const STDERR_TAIL = 4000;
+
 /** The server's entry module. */
 export const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 /** The same server with its workers reading through a test seam (seam_main.ts). */
@@ -41,6 +44,8 @@ export interface Connection {
   client: Client;
   /** The server's process id (to read what it holds from `/proc`). */
   pid: number | null;
+  /** The last lines the server wrote to stderr (its logs; a fatal error's line, if it died). */
+  stderrTail(): string;
   /** Calls fs.search_by_time. */
   search(args: unknown): Promise<CallToolResult>;
   close(): Promise<void>;
@@ -75,7 +80,13 @@ export async function connect(
       ...(as ? { DENO_DIR: as.denoDir } : {}),
     }),
     ...(as ? { cwd: as.cwd } : {}),
-    stderr: "ignore",
+    stderr: "pipe",
+  });
+  // Kept short, and always read, so that a server that logs a lot never blocks on it.
+  let tail = "";
+  transport.stderr?.on("data", (chunk: Uint8Array | string) => {
+    tail = (tail + (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk)))
+      .slice(-STDERR_TAIL);
   });
   const client = new Client({ name: "fts-test", version: "0.0.0" });
   await client.connect(transport);
@@ -84,6 +95,7 @@ export async function connect(
   return {
     client,
     pid: transport.pid,
+    stderrTail: () => tail,
     search: (args) =>
       client.callTool({
         name: env.TOOL_NAMES === "underscore" ? "fs_search_by_time" : "fs.search_by_time",

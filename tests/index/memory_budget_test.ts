@@ -41,7 +41,10 @@ Deno.test({
     const total = FOLDERS * FILES;
     await using conn = await connect({ ALLOW_ROOTS: tree.root }, undefined, [], HEAP);
     const count = async () => {
-      const result = await conn.search({ timeField: "modified", limit: 5 });
+      // A server that died says why in its last stderr lines (which isolate ran out of heap).
+      const result = await conn.search({ timeField: "modified", limit: 5 }).catch((err) => {
+        throw new Error(`${err}; the server's stderr ended with:\n${conn.stderrTail()}`);
+      });
       assert.ok(!result.isError, textOf(result));
       return (result.structuredContent as { stats: { totalMatches?: number } }).stats.totalMatches;
     };
