@@ -15,6 +15,7 @@
  *
  * @module
  */
+export { Answers } from "./answers.ts";
 export { LiveIndex } from "./live_index.ts";
 export {
   kernelQueueLimit,

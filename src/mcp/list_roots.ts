@@ -90,17 +90,12 @@ export const LIST_ROOTS_TOOL: Tool = {
 };
 
 /**
- * A root's index with `INDEX=off` (contract §18): off by setting, every call (`walks` of
- * them) a walk; said, so that a client can tell it from a server that says nothing.
+ * A root's index with `INDEX=off` (contract §18): off by setting, its calls counted as the
+ * live index counts them (every one a walk); said, so that a client can tell it from a
+ * server that says nothing.
  */
-export function indexOff(walks: number): IndexStatus {
-  return {
-    state: "off",
-    entries: 0,
-    reason: "INDEX=off",
-    answers: { index: 0, walk: walks },
-    ...(walks > 0 ? { lastWalk: "INDEX=off" } : {}),
-  };
+export function indexOff(counted: Pick<IndexStatus, "answers" | "lastWalk">): IndexStatus {
+  return { state: "off", entries: 0, reason: "INDEX=off", ...counted };
 }
 
 /** The result of `fs.list_roots`: each root with its `index`, one per root. */

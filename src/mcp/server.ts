@@ -24,6 +24,7 @@ import type { Guard } from "../security/mod.ts";
 import { HungRoots, WorkerScanner } from "../workers/mod.ts";
 import { Pager } from "../paging/mod.ts";
 import {
+  Answers,
   type IndexStatus,
   kernelQueueLimit,
   LiveIndex,
@@ -112,7 +113,7 @@ export function createServer(deps: ServerDeps): Server {
   );
   const published = styledTools(TOOLS, deps.config.toolNames);
   /** With `INDEX=off`, each root's calls (every one a walk), for `fs.list_roots`. */
-  const walked = new Map<string, number>();
+  const offAnswers = deps.indexStatus ? null : new Answers(deps.config.roots.map((r) => r.path));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: published }));
   server.setRequestHandler(
     AnyToolCall,
@@ -122,7 +123,7 @@ export function createServer(deps: ServerDeps): Server {
       const tool = calledTool(params.name, TOOLS);
       if (tool === LIST_ROOTS_TOOL_NAME) {
         const index = deps.indexStatus?.() ??
-          deps.config.roots.map((r) => indexOff(walked.get(r.path) ?? 0));
+          deps.config.roots.map((r) => indexOff(offAnswers!.of(r.path)));
         return listRoots(deps.config, deps.clock.now(), index);
       }
       if (tool !== SEARCH_TOOL_NAME) {
@@ -145,10 +146,7 @@ export function createServer(deps: ServerDeps): Server {
           (by) => (answeredBy = by),
         );
         await progress.flush();
-        if (!deps.indexStatus) {
-          const root = result.request.root.path;
-          walked.set(root, (walked.get(root) ?? 0) + 1);
-        }
+        offAnswers?.walk(result.request.root.path, "INDEX=off");
         const { stats } = result.output;
         log.log(
           "info",

@@ -54,17 +54,15 @@ export function invalidArgument(
     );
     const name = String(issue.path[0]);
     const example = exampleOf(name, issue.expected, value);
+    const type = TYPE_WORDS[issue.expected] ?? issue.expected;
     const like = example === null ? "" : `, like ${example}`;
+    const sent = issue.path.length > 1 && issue.expected !== "array" ? `[${example}]` : example;
     return new ToolError(
       "InvalidArgument",
-      `${where} must be ${TYPE_WORDS[issue.expected] ?? issue.expected}${like}, not ${
-        described(value)
-      }.`,
+      `${where} must be ${type}${like}, not ${described(value)}.`,
       example === null
-        ? `Send ${where} as ${TYPE_WORDS[issue.expected] ?? issue.expected}.`
-        : `Send ${where} as ${TYPE_WORDS[issue.expected] ?? issue.expected}: "${name}": ${
-          issue.path.length > 1 && issue.expected !== "array" ? `[${example}]` : example
-        }.`,
+        ? `Send ${where} as ${type}.`
+        : `Send ${where} as ${type}: "${name}": ${sent}.`,
     );
   }
   return new ToolError(

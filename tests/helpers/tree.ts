@@ -28,6 +28,11 @@ export const T0 = Date.UTC(2025, 5, 1);
 /** Milliseconds in a day. */
 export const DAY = 86_400_000;
 
+/** Sets an entry's modification (and access) time to `ms`, epoch milliseconds. */
+export function touch(path: string, ms: number): void {
+  Deno.utimeSync(path, new Date(ms), new Date(ms));
+}
+
 /** An instant in epoch ms, as the tool takes and gives times. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
 

@@ -12,7 +12,7 @@ import type { SearchOutput } from "../../src/search/search_by_time.ts";
 import { NO_INDEX } from "../helpers/live_index.ts";
 import { NOBODY_SKIP, type Staged, stageForNobody } from "../helpers/nobody.ts";
 import { connect, type Connection, rootIndex } from "../helpers/server.ts";
-import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { DAY, makeTree, T0, touch } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
@@ -43,10 +43,6 @@ async function pair(root: string, staged: Staged) {
       await walking.close();
     },
   };
-}
-
-function touch(path: string, ms: number): void {
-  Deno.utimeSync(path, new Date(ms), new Date(ms));
 }
 
 Deno.test({

@@ -11,7 +11,7 @@ import { indexedServer } from "../helpers/indexed_server.ts";
 import { connect, rootIndex } from "../helpers/server.ts";
 import { inotifyWatches } from "../helpers/inotify.ts";
 import { MOST_PARTS } from "../../src/index/watch/watch_plan.ts";
-import { DAY, makeTree, T0, type TempTree } from "../helpers/tree.ts";
+import { DAY, makeTree, T0, type TempTree, touch } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
@@ -38,10 +38,6 @@ function foldersIn(root: string): number {
   let n = 1;
   for (const e of Deno.readDirSync(root)) if (e.isDirectory) n += foldersIn(`${root}/${e.name}`);
   return n;
-}
-
-function touch(path: string, ms: number): void {
-  Deno.utimeSync(path, new Date(ms), new Date(ms));
 }
 
 Deno.test({

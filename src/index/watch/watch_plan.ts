@@ -15,7 +15,9 @@
  *
  * @module
  */
-import { folderAbove } from "../../security/mod.ts";
+import { folderAbove, hostRules, isWithin } from "../../security/mod.ts";
+
+const sep = hostRules.sep;
 import { folderIdentity } from "./watch_messages.ts";
 
 /** The most folders watched whole in parts (the runtime compares each event with each). */
@@ -37,10 +39,10 @@ export type Planned = { plan: WatchPlan } | { refused: string };
 /** The runtime's watch on this system walks its tree following links (not FSEvents). */
 export const WATCH_FOLLOWS_LINKS = Deno.build.os !== "darwin";
 
-/** Plans the watch of the root at real path `root` (`sep`: the path separator). */
-export function planWatch(root: string, sep: string): Planned {
+/** Plans the watch of the root at real path `root`. */
+export function planWatch(root: string): Planned {
   if (!WATCH_FOLLOWS_LINKS) return { plan: { parts: [root], unwatched: [] } };
-  const outs = linksOut(root, root, sep, Infinity);
+  const outs = linksOut(root, root, Infinity);
   if (outs.length === 0) return { plan: { parts: [root], unwatched: [] } };
   const unwatched = new Set<string>();
   for (const link of outs) {
@@ -71,7 +73,7 @@ export function planWatch(root: string, sep: string): Planned {
  * The links to folders outside `root` at or below `start` (one lstat of `start`, then names
  * and kinds of each folder), at most `most` of them.
  */
-export function linksOut(start: string, root: string, sep: string, most: number): string[] {
+export function linksOut(start: string, root: string, most: number): string[] {
   const found: string[] = [];
   let info: Deno.FileInfo;
   try {
@@ -79,7 +81,7 @@ export function linksOut(start: string, root: string, sep: string, most: number)
   } catch {
     return found; // gone
   }
-  if (info.isSymlink) return leadsOut(start, root, sep) ? [start] : found;
+  if (info.isSymlink) return leadsOut(start, root) ? [start] : found;
   if (!info.isDirectory) return found;
   const stack = [start];
   while (stack.length > 0 && found.length < most) {
@@ -87,7 +89,7 @@ export function linksOut(start: string, root: string, sep: string, most: number)
     for (const entry of listing(dir)) {
       const path = dir + sep + entry.name;
       if (entry.isDirectory) stack.push(path);
-      else if (entry.isSymlink && leadsOut(path, root, sep)) found.push(path);
+      else if (entry.isSymlink && leadsOut(path, root)) found.push(path);
     }
   }
   return found;
@@ -97,10 +99,9 @@ export function linksOut(start: string, root: string, sep: string, most: number)
  * Whether the link at `path` leads to a folder outside `root` (a dangling link, or one to
  * a file, is not followed by the watch: it does not count).
  */
-function leadsOut(path: string, root: string, sep: string): boolean {
+function leadsOut(path: string, root: string): boolean {
   try {
-    const real = Deno.realPathSync(path);
-    if (real === root || real.startsWith(root + sep)) return false;
+    if (isWithin(root, Deno.realPathSync(path))) return false;
     return Deno.statSync(path).isDirectory;
   } catch {
     return false;
@@ -122,7 +123,7 @@ function listing(dir: string): Deno.DirEntry[] {
  * unwatched folder, or a part replaced, is not watched: the plan is made again). `null`
  * when the root is not a real folder now.
  */
-export function planIdentity(plan: WatchPlan, sep: string): string | null {
+export function planIdentity(plan: WatchPlan): string | null {
   if (plan.unwatched.length === 0) return folderIdentity(plan.parts[0]!);
   const said: string[] = [];
   for (const dir of plan.unwatched) {

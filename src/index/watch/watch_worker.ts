@@ -68,14 +68,14 @@ function removeCookie(path: string): void {
 async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise<void> {
   rootPath = command.path;
   // Planned before the watch, so that it never walks a link out (watch_plan.ts).
-  const planned = planWatch(rootPath, sep);
+  const planned = planWatch(rootPath);
   if ("refused" in planned) {
     scope.postMessage({ type: "failed", reason: planned.refused, retry: false });
     return;
   }
   const watched = plan = planned.plan;
   // Taken before the watch: a root replaced in between shows as replaced, never the reverse.
-  const root = planIdentity(watched, sep);
+  const root = planIdentity(watched);
   let watcher: Deno.FsWatcher;
   try {
     watcher = Deno.watchFs([...watched.parts, command.cookies], { recursive: true });
@@ -89,7 +89,7 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
   // The watch stays on the folders it started on: a root moved away (and made again), or a
   // part replaced or added, ends it.
   const checking = setInterval(() => {
-    if (planIdentity(watched, sep) === root) return;
+    if (planIdentity(watched) === root) return;
     clearInterval(checking);
     scope.postMessage({ type: "moved" });
   }, ROOT_CHECK_MS);
@@ -107,7 +107,7 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
       if (rescan && pending.length === 0) setTimeout(send, 0);
       if (read.passed.length > 0) {
         send();
-        const now = planIdentity(watched, sep);
+        const now = planIdentity(watched);
         for (const id of read.passed) scope.postMessage({ type: "passed", id, root: now });
       }
       if (cookies.fenceDue) writeCookie(null);
@@ -126,7 +126,7 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
 function lookForLinksOut(paths: readonly string[]): void {
   for (const path of paths) {
     if (plan === null || !path.startsWith(rootPath + sep)) continue;
-    if (linksOut(path, rootPath, sep, 1).length === 0) continue;
+    if (linksOut(path, rootPath, 1).length === 0) continue;
     plan = null;
     scope.postMessage({ type: "replan" });
   }
