@@ -27,11 +27,11 @@ const FILES: Record<string, string> = {
   "todo.txt": "2025-12-14T07:05:00Z",
 };
 
-/** Makes the example folder afresh, with fixed contents and times. */
-export async function makeExampleTree(): Promise<void> {
-  await Deno.remove(EXAMPLE_ROOT, { recursive: true }).catch(() => {});
+/** Makes the example folder afresh, with fixed contents and times (at `root`, for tests). */
+export async function makeExampleTree(root: string = EXAMPLE_ROOT): Promise<void> {
+  await Deno.remove(root, { recursive: true }).catch(() => {});
   for (const [rel, mtime] of Object.entries(FILES)) {
-    const file = path.join(EXAMPLE_ROOT, ...rel.split("/"));
+    const file = path.join(root, ...rel.split("/"));
     await Deno.mkdir(path.dirname(file), { recursive: true });
     await Deno.writeTextFile(file, `${rel}\n`);
     await Deno.utime(file, new Date(mtime), new Date(mtime));
@@ -44,10 +44,10 @@ export async function makeExampleTree(): Promise<void> {
   }
   const FOLDER_TIME = new Date("2025-12-14T07:00:00Z");
   for (const rel of [...folders].sort((a, b) => b.length - a.length)) {
-    await Deno.utime(path.join(EXAMPLE_ROOT, ...rel.split("/")), FOLDER_TIME, FOLDER_TIME);
+    await Deno.utime(path.join(root, ...rel.split("/")), FOLDER_TIME, FOLDER_TIME);
   }
   // One big file written just now, for the windows relative to now and the size filter.
-  const scan = path.join(EXAMPLE_ROOT, ...JUST_NOW.split("/"));
+  const scan = path.join(root, ...JUST_NOW.split("/"));
   await Deno.mkdir(path.dirname(scan), { recursive: true });
   await Deno.writeFile(scan, new Uint8Array(0));
   await Deno.truncate(scan, JUST_NOW_BYTES);
@@ -58,7 +58,8 @@ export async function makeExampleTree(): Promise<void> {
 const JUST_NOW = "scans/receipt.pdf";
 const JUST_NOW_BYTES = 3_000_000;
 
-interface Example {
+/** One example: its words and its request (`CURSOR_FROM_<id>`: the cursor example `id` returned). */
+export interface Example {
   title: string;
   text: string;
   request: Record<string, unknown>;
@@ -166,8 +167,9 @@ export const EXAMPLES: Example[] = [
     }),
   },
   {
-    title: "The week before a given instant",
-    text: "`within` with `to` counts back from `to` instead of from now.",
+    title: "A window that ends before it starts",
+    text:
+      "`within` always counts back from now (contract §21); a `to` before that start is refused with `InvalidRange`. For the week before an instant, give `from` and `to`.",
     request: call(12, "fs.search_by_time", {
       timeField: "modified",
       within: "7d",

@@ -9,10 +9,12 @@ import { render } from "../docs/examples.ts";
 /** Blanks what differs from run to run. */
 function stable(markdown: string): string {
   return markdown
-    .replace(/"(createdAt|serverTime)": "[^"]*"/g, '"$1": "…"')
-    .replace(/\\"serverTime\\":\\"[^"\\]*\\"/g, '\\"serverTime\\":\\"…\\"')
+    .replace(/"(createdAt|serverTime|localTime)": "[^"]*"/g, '"$1": "…"')
+    .replace(/\\"(serverTime|localTime)\\":\\"[^"\\]*\\"/g, '\\"$1\\":\\"…\\"')
     .replace(/\\"createdAt\\":\\"[^"\\]*\\"/g, '\\"createdAt\\":\\"…\\"')
     .replace(/elapsedMs\\?"?: ?\d+/g, "elapsedMs: …")
+    // What the process and its index hold in memory.
+    .replace(/(memoryBytes|rssBytes|heapBytes)\\?"?: ?\d+/g, "$1: …")
     .replace(/Server time: [0-9T:.\-]+Z \([^)]*\)/g, "Server time: …")
     // Instants counted from now: windows from within/period, the file written just now.
     .replace(/("(from|to|modifiedAt)": )"(?!2025-)[^"]*"/g, '$1"…"')

@@ -9,6 +9,7 @@
 import path from "node:path";
 import manifest from "../../manifest.json" with { type: "json" };
 import { TARGETS } from "./compile.ts";
+import { bundleName } from "./registry.ts";
 
 /** The pinned bundle tool. */
 export const MCPB = "@anthropic-ai/mcpb@2.1.2";
@@ -47,7 +48,7 @@ if (import.meta.main) {
     const folder = `build/bundle-${target}`;
     await layOut(target, `dist/file-time-search-${target}${exe}`, folder);
     const pack = new Deno.Command("npx", {
-      args: ["-y", MCPB, "pack", folder, `dist/file-time-search-${target}.mcpb`],
+      args: ["-y", MCPB, "pack", folder, `dist/${bundleName(target)}`],
     });
     const { code } = await pack.spawn().status;
     if (code !== 0) Deno.exit(code);

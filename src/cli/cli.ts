@@ -9,6 +9,7 @@ import { type Config, ConfigError, loadConfig, readablePaths } from "../config.t
 import { ToolError } from "../errors.ts";
 import type { Clock } from "../ports/mod.ts";
 import { errorText } from "../presentation.ts";
+import { structuredResult } from "../result_words.ts";
 import { Pager } from "../paging/mod.ts";
 import { closestName } from "../query/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
@@ -95,7 +96,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (io.errIsTerminal) io.err("\r\x1b[K");
     io.out(
       values.json
-        ? JSON.stringify(result.output, null, 2) + "\n"
+        ? JSON.stringify(structuredResult(result, io.clock.now()), null, 2) + "\n"
         : formatTable(result, io.clock.now(), nextPageCommand(io.program, searchArgs)),
     );
     return 0;

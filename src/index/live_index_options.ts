@@ -27,10 +27,19 @@ export interface IndexStatus {
    * holds was checked at or after it (contract §18, as of its last answer).
    */
   checkedWhole?: string;
+  /**
+   * What the index costs, as of its last answer (contract §4): the runtime watches it holds
+   * (one per folder watched) and the bytes its worker holds (heap in use and columns).
+   */
+  watches?: number;
+  memoryBytes?: number;
 }
 
 /** Where a root's index stands, without its calls. */
-export type RootState = Pick<IndexStatus, "state" | "entries" | "reason" | "checkedWhole">;
+export type RootState = Pick<
+  IndexStatus,
+  "state" | "entries" | "reason" | "checkedWhole" | "watches" | "memoryBytes"
+>;
 
 /** Options of {@linkcode LiveIndex}. */
 export interface LiveIndexOptions {

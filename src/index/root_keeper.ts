@@ -87,6 +87,8 @@ export class RootKeeper {
     }
     if (report.overflowed === null) {
       root.status.entries = report.entries;
+      root.status.watches = report.watches;
+      root.status.memoryBytes = report.memoryBytes;
       if (report.checkedWhole !== null) {
         root.status.checkedWhole = new Date(report.checkedWhole).toISOString();
       }
@@ -190,7 +192,12 @@ export class RootKeeper {
       const outcome = await task.outcome.finally(endFeed);
       if (root.status.state !== "building" || root.index !== worker) return; // stopped meanwhile
       if (root.rebuild) return void this.#build(root, "events were lost");
-      root.status = { state: "ready", entries: root.status.entries };
+      const { entries, watches, memoryBytes } = root.status;
+      root.status = {
+        state: "ready",
+        entries,
+        ...(watches === undefined ? {} : { watches, memoryBytes }),
+      };
       root.failedFills = 0;
       const ms = this.#clock.now() - started;
       this.#options.log("info", readyLine(root.number, root.status.entries, ms, outcome));

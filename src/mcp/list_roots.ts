@@ -9,8 +9,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
 import type { IndexStatus } from "../index/mod.ts";
-import { formatTime, localTime, serverTimeZone } from "../query/mod.ts";
-import { serverTime } from "../presentation.ts";
+import { serverClock, serverTime } from "../presentation.ts";
 
 /** The tool's stable name. */
 export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";
@@ -18,14 +17,18 @@ export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";
 /** The tool as `tools/list` publishes it. */
 export const LIST_ROOTS_TOOL: Tool = {
   name: LIST_ROOTS_TOOL_NAME,
-  title: "List searchable folders",
+  title: "List the folders searched for recent files",
   description:
-    "List the folders fs.search_by_time may search, and the server's current time and time zone (what 'today' and 'within' are counted in). Pass one of the folders, exactly as listed, as its 'root' (or omit 'root' to use the default).",
+    "List the folders fs.search_by_time may search for recent, recently changed, newest or latest files by modified or created time, and the server's current time and time zone (what 'today', 'this week' and 'within' are counted in). Pass one of the folders, exactly as listed, as its 'root' (or omit 'root' to use the default). Also says, per folder, whether its live index is ready and what it costs (watches, memory), and the server's memory.",
   inputSchema: { type: "object", additionalProperties: false, properties: {} },
   outputSchema: {
     type: "object",
     additionalProperties: false,
     properties: {
+      summary: {
+        type: "string",
+        description: "The one-line summary: how many folders, the default, the server time.",
+      },
       roots: {
         type: "array",
         items: {
@@ -54,6 +57,18 @@ export const LIST_ROOTS_TOOL: Tool = {
                 },
                 lastWalk: { type: "string" },
                 checkedWhole: { type: "string", format: "date-time" },
+                watches: {
+                  type: "integer",
+                  minimum: 0,
+                  description:
+                    "File-system watches the index holds for this root (one per folder watched), as of its last answer.",
+                },
+                memoryBytes: {
+                  type: "integer",
+                  minimum: 0,
+                  description:
+                    "Bytes the root's index holds (its worker's heap in use and its columns), as of its last answer.",
+                },
               },
               required: ["state", "entries", "answers"],
             },
@@ -65,6 +80,21 @@ export const LIST_ROOTS_TOOL: Tool = {
         type: "string",
         format: "date-time",
         description: "The server's current time (UTC).",
+      },
+      localTime: {
+        type: "string",
+        description: "The server's current time in its time zone, e.g. '2026-11-23 06:10'.",
+      },
+      memory: {
+        type: "object",
+        additionalProperties: false,
+        description:
+          "What the whole server process holds now: its resident memory (RSS) and the main heap in use, in bytes.",
+        properties: {
+          rssBytes: { type: "integer", minimum: 0 },
+          heapBytes: { type: "integer", minimum: 0 },
+        },
+        required: ["rssBytes", "heapBytes"],
       },
       timeZone: {
         type: "object",
@@ -81,7 +111,7 @@ export const LIST_ROOTS_TOOL: Tool = {
     required: ["roots", "serverTime", "timeZone"],
   },
   annotations: {
-    title: "List searchable folders",
+    title: "List the folders searched for recent files",
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,
@@ -98,19 +128,33 @@ export function indexOff(counted: Pick<IndexStatus, "answers" | "lastWalk">): In
   return { state: "off", entries: 0, reason: "INDEX=off", ...counted };
 }
 
-/** The result of `fs.list_roots`: each root with its `index`, one per root. */
-export function listRoots(config: Config, now: number, index: IndexStatus[]): CallToolResult {
+/**
+ * The result of `fs.list_roots`: each root with its `index`, one per root, and what the
+ * server process holds (`memory`: contract §4, so that a user can ask why it is large).
+ */
+export function listRoots(
+  config: Config,
+  now: number,
+  index: IndexStatus[],
+  memory: { rss: number; heapUsed: number } = Deno.memoryUsage(),
+): CallToolResult {
   const roots = config.roots.map((r, i) => ({
     path: r.path,
     isDefault: r === config.defaultRoot,
     index: index[i]!,
   }));
-  const name = serverTimeZone();
-  const { offset } = localTime(now, name);
-  const result = { roots, serverTime: formatTime(now), timeZone: { name, offset } };
+  const clock = serverClock(now);
   const summary = `${roots.length} searchable folder${
     roots.length === 1 ? "" : "s"
   }; the default is ${config.defaultRoot.path}. ${serverTime(now)}`;
+  const result = {
+    summary,
+    roots,
+    serverTime: clock.serverTime,
+    localTime: clock.localTime,
+    timeZone: clock.timeZone,
+    memory: { rssBytes: memory.rss, heapBytes: memory.heapUsed },
+  };
   return {
     content: [
       { type: "text", text: summary },

@@ -4,7 +4,7 @@
  * wires the engine together.
  *
  * May import: search, index, workers, paging, query, walk, security, ports, config.ts,
- * errors.ts, presentation.ts.
+ * errors.ts, presentation.ts, result_words.ts.
  *
  * @module
  */

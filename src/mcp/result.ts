@@ -6,20 +6,22 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolError } from "../errors.ts";
-import { errorText, summaryLine } from "../presentation.ts";
+import { errorText } from "../presentation.ts";
+import { structuredResult } from "../result_words.ts";
 import type { SearchResult } from "../search/mod.ts";
 
 /**
  * A successful result: `content[0]` a one-line summary, `content[1]` the JSON of
- * `structuredContent`.
+ * `structuredContent`, which says everything the summary says (contract §4).
  */
 export function successResult(result: SearchResult, now: number): CallToolResult {
+  const structured = structuredResult(result, now);
   return {
     content: [
-      { type: "text", text: summaryLine(result, now) },
-      { type: "text", text: JSON.stringify(result.output) },
+      { type: "text", text: structured.summary },
+      { type: "text", text: JSON.stringify(structured) },
     ],
-    structuredContent: result.output as unknown as Record<string, unknown>,
+    structuredContent: structured as unknown as Record<string, unknown>,
     isError: false,
   };
 }

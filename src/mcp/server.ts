@@ -20,6 +20,7 @@ import { type Config, readablePaths } from "../config.ts";
 import { ToolError } from "../errors.ts";
 import { systemClock } from "../ports/mod.ts";
 import { summaryLine } from "../presentation.ts";
+import { wordsRoom } from "../result_words.ts";
 import type { Guard } from "../security/mod.ts";
 import { HungRoots, WorkerScanner } from "../workers/mod.ts";
 import { Pager } from "../paging/mod.ts";
@@ -37,6 +38,7 @@ import { LineTransport } from "./line_transport.ts";
 import { indexOff, LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
 import { type Log, McpLog } from "./logging.ts";
 import { errorResult, successResult } from "./result.ts";
+import { SERVER_ICONS } from "./server_icon.ts";
 import { calledTool, styledTools } from "./tool_names.ts";
 import { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./tool_schema.ts";
 
@@ -102,7 +104,12 @@ function progressReporter(token: string | number | undefined, extra: HandlerExtr
 /** Creates the server; connect it to a transport to serve. */
 export function createServer(deps: ServerDeps): Server {
   const server: Server = new Server(
-    { name: "file-time-search", version: deps.version },
+    {
+      name: "file-time-search",
+      title: "File Time Search",
+      version: deps.version,
+      icons: SERVER_ICONS,
+    },
     { capabilities: { tools: { listChanged: false }, logging: {} } },
   );
   const { log } = deps;
@@ -140,7 +147,11 @@ export function createServer(deps: ServerDeps): Server {
       try {
         const result = await searchByTime(
           params.arguments,
-          { ...deps, maxResultChars: deps.config.maxResultChars },
+          {
+            ...deps,
+            maxResultChars: deps.config.maxResultChars,
+            wordsRoom: (request) => wordsRoom(request, deps.clock.now()),
+          },
           extra.signal,
           progress.report,
           (by) => (answeredBy = by),

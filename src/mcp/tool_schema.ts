@@ -7,6 +7,7 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { PERIODS } from "../query/mod.ts";
+import { NOTE_CODES } from "../presentation.ts";
 
 /** The tool's stable name. */
 export const SEARCH_TOOL_NAME = "fs.search_by_time";
@@ -147,11 +148,69 @@ function nullable<const T extends Record<string, unknown>>(schema: T) {
   return { anyOf: [schema, { type: "null" }] } as const;
 }
 
-/** The contract's outputSchema (§3), with the optional `stats` additions of contract §7 and §11. */
+/**
+ * The words of the summary line as fields (contract §4), optional so that older clients
+ * still validate: Claude Code, Codex and VS Code give a model only the structured result.
+ */
+const WORDS_SCHEMA = {
+  summary: {
+    type: "string",
+    description: "The one-line summary: what was found, the window, every note, the server time.",
+  },
+  notes: {
+    type: "array",
+    description:
+      `Each fact the summary states besides the plain count, window and time, with a stable code (the first three say the count is a lower bound or unknown): ${
+        NOTE_CODES.join(", ")
+      }.`,
+    items: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        code: { type: "string", enum: NOTE_CODES },
+        message: { type: "string" },
+      },
+      required: ["code", "message"],
+    },
+  },
+  sort: { type: "string", enum: ["time_desc", "time_asc", "path_asc"] },
+  window: nullable({
+    type: "object",
+    additionalProperties: false,
+    description:
+      "The time window in the server's time zone as local date-time words ('2026-11-22 00:00'; null: open), the zone and its offset at the start; range has the exact UTC ends.",
+    properties: {
+      from: nullable({ type: "string" }),
+      to: nullable({ type: "string" }),
+      timeZone: { type: "string" },
+      offset: { type: "string" },
+    },
+    required: ["from", "to", "timeZone", "offset"],
+  }),
+  serverTime: {
+    type: "string",
+    format: "date-time",
+    description: "The server's current time (UTC).",
+  },
+  localTime: {
+    type: "string",
+    description: "The server's current time in its time zone, e.g. '2026-11-23 06:10'.",
+  },
+  timeZone: {
+    type: "object",
+    additionalProperties: false,
+    description: "The server's time zone ('period' and 'within' are counted in it).",
+    properties: { name: { type: "string" }, offset: { type: "string" } },
+    required: ["name", "offset"],
+  },
+} as const;
+
+/** The contract's outputSchema (§3), with the optional additions of contract §4, §7 and §11. */
 export const SEARCH_OUTPUT_SCHEMA = {
   type: "object",
   additionalProperties: false,
   properties: {
+    ...WORDS_SCHEMA,
     timeField: { type: "string", enum: ["modified", "created"] },
     range: {
       type: "object",
@@ -200,14 +259,15 @@ export const SEARCH_OUTPUT_SCHEMA = {
 } as const;
 
 const DESCRIPTION = [
-  "Find files (and optionally folders) under an allowed root by modified or created time.",
+  "Find recent, recently changed, newest or latest files (and optionally folders) by modified or created time,",
+  "under an allowed root: what changed today, this week or in the last 24 hours, what was created last week.",
   "Common questions: 'what changed in the last 24 hours' is within: '24h' (or '7d', '2weeks');",
   "'what changed today' is period: 'today' (or 'yesterday', 'this_week', 'last_month'...), in the server's time zone;",
   "'the newest files' needs no window: sort 'time_desc' (the default) with a 'limit';",
   "'big files changed this week' adds minSizeBytes.",
   "For exact ranges, 'from' (inclusive) and 'to' (exclusive) take RFC 3339 date-times with an offset",
   "(e.g. '2025-12-01T00:00:00Z'). Results carry times in UTC; range echoes the window used.",
-  "The summary line states the server's current time and time zone.",
+  "Each result's 'summary' states what was found, the window in the server's time zone and the server's current time; 'notes' say why a page is partial or empty, each with a code.",
   "'glob' is matched against the whole root-relative path: '**/*.md' finds Markdown files at any depth, '*.md' only at the top.",
   "'path' narrows the search to a folder relative to the root. Paths in results are root-relative with '/'.",
   "Sort by time_desc (newest first, default), time_asc or path_asc; 'limit' is 1..1000 (default 100).",
@@ -219,12 +279,12 @@ const DESCRIPTION = [
 /** The tool as `tools/list` publishes it. */
 export const SEARCH_TOOL: Tool = {
   name: SEARCH_TOOL_NAME,
-  title: "Search files by time",
+  title: "Find recent files by modified or created time",
   description: DESCRIPTION,
   inputSchema: SEARCH_INPUT_SCHEMA as unknown as Tool["inputSchema"],
   outputSchema: SEARCH_OUTPUT_SCHEMA as unknown as NonNullable<Tool["outputSchema"]>,
   annotations: {
-    title: "Search files by time",
+    title: "Find recent files by modified or created time",
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,

@@ -61,34 +61,43 @@ export function dateTimeMistake(text: string): { problem: string; corrected: str
   return { problem: problems.join(" and "), corrected };
 }
 
+/** An empty answer's hint: a stable code (contract §4) and its sentence. */
+export interface Hint {
+  code: "NothingToList" | "AbsoluteGlob" | "GlobFromRoot";
+  message: string;
+}
+
 /**
  * Why an answer with no match may be empty, when the arguments themselves suggest it: a
  * glob that cannot match below `path` (globs match from the root), a glob written as an
  * absolute path.
  */
-export function emptyAnswerHints(request: SearchRequest, words: Words): string[] {
-  const hints: string[] = [];
+export function emptyAnswerHints(request: SearchRequest, words: Words): Hint[] {
+  const hints: Hint[] = [];
   const { glob, includeFiles, includeDirectories } = request.filter;
   if (!includeFiles && !includeDirectories) {
-    hints.push(
-      `${words.filesOff}, so nothing can match: ${
+    hints.push({
+      code: "NothingToList",
+      message: `${words.filesOff}, so nothing can match: ${
         words.turnOn("includeDirectories")
       } to list folders.`,
-    );
+    });
   }
   const path = request.start.path;
   if (glob !== null && glob.startsWith("/")) {
-    hints.push(
-      `The glob '${glob}' starts with '/', but globs match the root-relative path: try '${
+    hints.push({
+      code: "AbsoluteGlob",
+      message: `The glob '${glob}' starts with '/', but globs match the root-relative path: try '${
         glob.replace(/^\/+/, "")
       }'.`,
-    );
+    });
   } else if (glob !== null && path !== "" && !glob.startsWith("**") && !glob.startsWith(path)) {
-    hints.push(
-      `Globs match the whole root-relative path, not the part below ${
+    hints.push({
+      code: "GlobFromRoot",
+      message: `Globs match the whole root-relative path, not the part below ${
         words.input("path")
       }: with path '${path}', try glob '${path}/${glob}' or '**/${glob}'.`,
-    );
+    });
   }
   return hints;
 }

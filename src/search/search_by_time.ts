@@ -75,6 +75,11 @@ export interface SearchDeps {
    * Default: no bound (the CLI prints what was asked).
    */
   maxResultChars?: number;
+  /**
+   * The most characters the caller adds to the output's JSON for a request (the words of
+   * its summary line, contract §4), kept free within `maxResultChars`. Default: none.
+   */
+  wordsRoom?: (request: SearchRequest) => number;
 }
 
 /**
@@ -123,9 +128,10 @@ export async function searchByTime(
   };
   const max = deps.maxResultChars;
   // elapsedMs may grow by a few digits before the answer is written: keep room for them.
+  const room = 16 + (deps.wordsRoom?.(request) ?? 0);
   const fits = max === undefined
     ? undefined
-    : (page: Page) => JSON.stringify(render(widest(page))).length <= max - 16;
+    : (page: Page) => JSON.stringify(render(widest(page))).length <= max - room;
   const page = await deps.pager.page(request, queryHash, {
     sequenceStart: now,
     ...(signal ? { signal } : {}),

@@ -138,6 +138,9 @@ export interface RootIndexInfo {
   lastWalk?: string;
   /** When the index was last checked whole on disk. */
   checkedWhole?: string;
+  /** What it costs: watches held and bytes (contract §4). */
+  watches?: number;
+  memoryBytes?: number;
 }
 
 /** The first root's live index, from `fs.list_roots`. */

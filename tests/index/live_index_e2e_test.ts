@@ -12,8 +12,14 @@ import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
 /** A root's index without when it was last checked whole (that depends on timing). */
-function withoutCheck(info: RootIndexInfo): Omit<RootIndexInfo, "checkedWhole"> {
-  const { checkedWhole: _, ...rest } = info;
+/** Its state, without when it was last checked and what it costs (a ready index has costs). */
+function withoutCheck(
+  info: RootIndexInfo,
+): Omit<RootIndexInfo, "checkedWhole" | "watches" | "memoryBytes"> {
+  const { checkedWhole: _, watches, memoryBytes, ...rest } = info;
+  if (rest.state === "ready") {
+    assert.ok(watches! > 0 && memoryBytes! > 0, `${watches}, ${memoryBytes}`);
+  }
   return rest;
 }
 

@@ -220,7 +220,7 @@ Deno.test({
     assert.deepEqual(tool.inputSchema.required, ["timeField"]);
     assert.ok(tool.outputSchema);
     assert.deepEqual(tool.annotations, {
-      title: "Search files by time",
+      title: "Find recent files by modified or created time",
       readOnlyHint: true,
       destructiveHint: false,
       idempotentHint: true,
@@ -340,10 +340,18 @@ Deno.test({
         : "not used yet",
       answers: { index: 0, walk: 0 },
     };
-    const { serverTime, timeZone, ...listed } = result.structuredContent as {
-      serverTime: string;
-      timeZone: { name: string; offset: string };
-    };
+    const { serverTime, timeZone, summary, localTime, memory, ...listed } = result
+      .structuredContent as {
+        serverTime: string;
+        timeZone: { name: string; offset: string };
+        summary: string;
+        localTime: string;
+        memory: { rssBytes: number };
+      };
+    // The summary line, word for word, for clients that show the model only this object.
+    assert.equal(summary, (result.content as { text: string }[])[0]!.text);
+    assert.match(summary, new RegExp(`\\(${localTime} in ${timeZone.name}, UTC`));
+    assert.ok(memory.rssBytes > 0);
     assert.deepEqual(listed, {
       roots: [
         { path: a.root, isDefault: false, index: notYet },

@@ -105,6 +105,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       const report = (): IndexReport => ({
         entries: index.overflowed ? index.overflowedAt : index.entries,
         budgetBytes,
+        memoryBytes: getHeapStatistics().used_heap_size + index.offHeapBytes,
+        watches: Math.max(0, index.folders - unwatched.length),
         overflowed: index.overflowed,
         special: index.special,
         checkedWhole: background.wholeSince,

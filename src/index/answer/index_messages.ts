@@ -13,6 +13,10 @@ export interface IndexReport {
   entries: number;
   /** The index's memory budget in bytes (from the worker's heap). */
   budgetBytes: number;
+  /** What the index worker holds now: its heap in use and the columns outside it (bytes). */
+  memoryBytes: number;
+  /** Folders held under the watch: one runtime watch each (contract §4, "what it costs"). */
+  watches: number;
   /** The index passed `INDEX_MAX_ENTRIES` or its memory budget and was dropped. */
   overflowed: "entries" | "memory" | null;
   /** It met a FIFO or device file, which the runtime's watcher would open (contract §18). */

@@ -90,6 +90,11 @@ export class HeldTree {
     return this.tree.bytes;
   }
 
+  /** Folders held (the root among them). */
+  get folders(): number {
+    return this.tree.folders.live;
+  }
+
   /** Bytes held outside the heap (the entries' columns). */
   get offHeapBytes(): number {
     return this.tree.offHeapBytes;

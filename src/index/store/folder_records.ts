@@ -46,6 +46,11 @@ export class FolderRecords {
     this.clear();
   }
 
+  /** Records in use (the root's among them). */
+  get live(): number {
+    return this.length - this.#free.length;
+  }
+
   /** Bytes the records take (outside the V8 heap). */
   get bytes(): number {
     return this.state.length * RECORD_BYTES;
