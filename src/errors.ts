@@ -105,7 +105,10 @@ export function fromFsError(err: unknown, relPath: string): ToolError {
     return new ToolError(
       "PathNotFound",
       `The start path ${where} does not exist under the root.`,
-      "Pass a 'path' that exists, relative to the root (omit it to search the whole root).",
+      relPath.startsWith("~")
+        // A home folder written the shell's way is not expanded (contract §26).
+        ? "'path' is relative to the root, and '~' is not expanded: name the root as fs.list_roots (fs_list_roots) lists it and give the path below it, e.g. 'Documents/2025', or omit 'path'."
+        : "Pass a 'path' that exists, relative to the root (omit it to search the whole root).",
     );
   }
   if (

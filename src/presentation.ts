@@ -35,6 +35,7 @@ export const NOTE_CODES = [
   "NothingToList",
   "AbsoluteGlob",
   "GlobFromRoot",
+  "GlobTopLevel",
 ] as const;
 export type NoteCode = typeof NOTE_CODES[number];
 

@@ -97,7 +97,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(
       values.json
         ? JSON.stringify(structuredResult(result, io.clock.now()), null, 2) + "\n"
-        : formatTable(result, io.clock.now(), nextPageCommand(io.program, searchArgs)),
+        : formatTable(
+          result,
+          io.clock.now(),
+          nextPageCommand(io.program, searchArgs),
+          values.utc === true,
+        ),
     );
     return 0;
   } catch (err) {

@@ -29,6 +29,8 @@ export const FLAGS: Record<string, Flag> = {
   from: { input: "from", value: "text" },
   to: { input: "to", value: "text" },
   glob: { input: "glob", value: "text", short: "g" },
+  "case-sensitive": { input: "caseSensitive", value: true },
+  "ignore-case": { input: "caseSensitive", value: false, short: "i" },
   "no-recursive": { input: "recursive", value: false },
   "max-depth": { input: "maxDepth", value: "number" },
   dirs: { input: "includeDirectories", value: true },
@@ -45,7 +47,7 @@ export const FLAGS: Record<string, Flag> = {
 
 type ParseOption = { type: "string" | "boolean"; short?: string; multiple?: boolean };
 
-/** The options for `node:util` parseArgs: every flag, `--json` and `--help`. */
+/** The options for `node:util` parseArgs: every flag, `--json`, `--utc` and `--help`. */
 export const PARSE_OPTIONS: Record<string, ParseOption> = {
   ...Object.fromEntries(
     Object.entries(FLAGS).map(([name, { value, short, multiple }]) => [name, {
@@ -55,6 +57,7 @@ export const PARSE_OPTIONS: Record<string, ParseOption> = {
     }]),
   ),
   json: { type: "boolean" },
+  utc: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
 

@@ -4,12 +4,14 @@
  * @module
  */
 import { summaryLine } from "../presentation.ts";
+import { localTime, serverTimeZone } from "../query/mod.ts";
 import { CLI_WORDS } from "./flags.ts";
 import type { SearchResult } from "../search/mod.ts";
 
 /**
  * Formats a search result as an aligned table, then the summary line and, if there
- * is more, the command that shows the next page.
+ * is more, the command that shows the next page. Times are in this machine's zone, named in
+ * the header (as the window in the summary line), or in UTC with `utc` (contract §26).
  *
  * @example
  * ```ts
@@ -22,8 +24,12 @@ export function formatTable(
   result: SearchResult,
   now: number,
   nextPage: (cursor: string) => string,
+  utc = false,
 ): string {
   const { output, request } = result;
+  const zone = utc ? "UTC" : serverTimeZone();
+  const minute = (iso: string) =>
+    utc ? iso.slice(0, 16).replace("T", " ") : localTime(Date.parse(iso), zone).time;
   const rows = output.matches.map((m) => {
     const t = request.filter.timeField === "modified" ? m.modifiedAt : m.createdAt;
     return [
@@ -35,7 +41,7 @@ export function formatTable(
       t === null ? "-" : age(now - Date.parse(t)),
     ];
   });
-  const header = ["PATH", "KIND", "SIZE", "MODIFIED (UTC)", "CREATED (UTC)", "AGE"];
+  const header = ["PATH", "KIND", "SIZE", `MODIFIED (${zone})`, `CREATED (${zone})`, "AGE"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")
@@ -55,10 +61,6 @@ function size(bytes: number): string {
     unit++;
   }
   return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-function minute(iso: string): string {
-  return iso.slice(0, 16).replace("T", " ");
 }
 
 function age(ms: number): string {

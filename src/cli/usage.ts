@@ -32,6 +32,8 @@ Search options (the fs.search_by_time arguments):
       --from <date-time>                 inclusive, RFC 3339, e.g. 2025-12-01T00:00:00Z
       --to <date-time>                   exclusive (with --from, or with --within to end it)
   -g, --glob <pattern>                   matched against the root-relative path: '**/*.md'
+      --case-sensitive                   match --glob and --exclude case exactly; by default
+  -i, --ignore-case                      one with no upper-case letter matches any case (fd's)
       --no-recursive                     only the direct children
       --max-depth <n>                    0 = the start path only
       --dirs                             include folders
@@ -43,10 +45,12 @@ Search options (the fs.search_by_time arguments):
   -n, --limit <1..1000>                  default: 100
       --cursor <cursor>                  continue from a previous page
       --include-unknown-time             with created: also entries without one
-  -x, --exclude <glob>                   leave matching entries out (repeatable): '**/node_modules'
+  -x, --exclude <glob>                   leave matching entries out (repeatable): a name with no
+                                         '/' at any depth ('node_modules'), else from the root
       --respect-ignore-files             leave out what .gitignore/.ignore say, and .git
       --json                             print the tool's structured result as JSON
+      --utc                              show the table's times in UTC
 
-Times in the table are UTC; --within, --period and the window line use this machine's time
-zone (TZ). Exit status: 0 found (or nothing found), 1 the search was refused (ErrorCode on
+Times in the table are in this machine's time zone (TZ), named in the header, or UTC with
+--utc; --within, --period and the window line use the same zone. Exit status: 0 found (or nothing found), 1 the search was refused (ErrorCode on
 stderr), 2 bad usage or configuration.`;

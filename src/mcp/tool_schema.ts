@@ -61,6 +61,11 @@ export const SEARCH_INPUT_SCHEMA = {
       description:
         "Glob matched against the whole root-relative path, e.g. '**/*.md' (any depth), '*.md' (top level only), 'docs/**'. Omit to match everything.",
     },
+    caseSensitive: {
+      type: "boolean",
+      description:
+        "How 'glob' and 'exclude' treat case. Omit for smart case: a pattern with no upper-case letter matches any case ('**/*.jpg' finds IMG_0001.JPG), one with an upper-case letter matches exactly. true: always exact; false: always any case.",
+    },
     recursive: {
       type: "boolean",
       default: true,
@@ -128,7 +133,7 @@ export const SEARCH_INPUT_SCHEMA = {
       items: { type: "string" },
       maxItems: 64,
       description:
-        "Globs (same syntax as 'glob') for entries to leave out; a matching folder is not searched at all. Use it to skip noise such as ['**/node_modules', '**/.cache', '**/*.tmp'].",
+        "Globs (same syntax and case as 'glob') for entries to leave out; a matching folder is not searched at all. One with no '/' is a name at any depth, as in .gitignore: ['node_modules', '.git', 'target', '*.tmp']; one with a '/' is matched from the root ('build/out').",
     },
     respectIgnoreFiles: {
       type: "boolean",
@@ -268,7 +273,7 @@ const DESCRIPTION = [
   "For exact ranges, 'from' (inclusive) and 'to' (exclusive) take RFC 3339 date-times with an offset",
   "(e.g. '2025-12-01T00:00:00Z'). Results carry times in UTC; range echoes the window used.",
   "Each result's 'summary' states what was found, the window in the server's time zone and the server's current time; 'notes' say why a page is partial or empty, each with a code.",
-  "'glob' is matched against the whole root-relative path: '**/*.md' finds Markdown files at any depth, '*.md' only at the top.",
+  "'glob' is matched against the whole root-relative path: '**/*.md' finds Markdown files at any depth, '*.md' only at the top; in any case unless it has an upper-case letter (smart case; 'caseSensitive' forces either).",
   "'path' narrows the search to a folder relative to the root. Paths in results are root-relative with '/'.",
   "Sort by time_desc (newest first, default), time_asc or path_asc; 'limit' is 1..1000 (default 100).",
   "If 'nextCursor' is not null, call again with the same arguments plus 'cursor' set to it to get the next page;",

@@ -46,6 +46,7 @@ export const argumentsShape = z.strictObject({
   from: text.optional(),
   to: text.optional(),
   glob: text.optional(),
+  caseSensitive: z.boolean().optional(),
   recursive: z.boolean().optional(),
   maxDepth: z.number().optional(),
   includeFiles: z.boolean().optional(),
@@ -163,7 +164,9 @@ export function parseArguments(
       throw new ToolError(
         "InvalidArgument",
         `'exclude[${i}]' ends with '/', which matches no path here: ${JSON.stringify(pattern)}.`,
-        `Write '**/${name}' to leave out every folder (or file) named '${name}', with everything in it.`,
+        name.includes("/")
+          ? `Write '${name}' to leave out that folder (or file), with everything in it.`
+          : `Write '${name}' (a name with no '/' is matched at any depth) to leave out every folder (or file) named '${name}', with everything in it.`,
       );
     }
   }
@@ -214,6 +217,7 @@ export function parseArguments(
       from,
       to,
       glob,
+      caseSensitive: args.caseSensitive ?? null,
       includeFiles: args.includeFiles ?? true,
       includeDirectories: args.includeDirectories ?? false,
       includeUnknownTime: args.includeUnknownTime ?? false,

@@ -10,6 +10,7 @@ import { findRoot } from "../config.ts";
 import { ToolError } from "../errors.ts";
 import { hostRules, isWithin, normalizeAbsolute } from "../security/mod.ts";
 import { compileGlob, GlobSyntaxError } from "./glob.ts";
+import { meantArgument, numberFix } from "./meant.ts";
 import type { SearchRequest } from "./request.ts";
 import { closestName, dateTimeMistake } from "./hints.ts";
 import { parseDateTime } from "./time.ts";
@@ -23,11 +24,19 @@ export function invalidArgument(
   const given = (key: PropertyKey) => typeof raw === "object" && raw !== null && key in raw;
   if (issue?.code === "unrecognized_keys") {
     // Named as unknown, with the closest known name (contract §23).
+    const value = (k: string) => (raw as Record<string, unknown>)[k];
+    const fixes: string[] = [];
     const message = issue.keys.map((k) => {
-      const close = closestName(k, known);
+      const meant = meantArgument(k, value(k));
+      if (meant) fixes.push(meant.fix);
+      const close = meant?.meant ?? closestName(k, known);
       return `'${k}' is not an argument${close ? `; did you mean '${close}'?` : "."}`;
     }).join(" ");
-    return new ToolError("InvalidArgument", message, "Send only the documented arguments.");
+    return new ToolError(
+      "InvalidArgument",
+      message,
+      fixes.length > 0 ? fixes.join(" ") : "Send only the documented arguments.",
+    );
   }
   if (issue?.code === "invalid_type" && issue.path.length === 0) {
     return new ToolError(
@@ -53,6 +62,14 @@ export function invalidArgument(
       raw,
     );
     const name = String(issue.path[0]);
+    const meant = issue.path.length === 1 ? numberFix(name, value) : null;
+    if (meant !== null) {
+      return new ToolError(
+        "InvalidArgument",
+        `${where} must be a string, not ${described(value)}.`,
+        meant,
+      );
+    }
     const example = exampleOf(name, issue.expected, value);
     const type = TYPE_WORDS[issue.expected] ?? issue.expected;
     const like = example === null ? "" : `, like ${example}`;
@@ -131,10 +148,14 @@ function described(value: unknown): string {
 
 export function checkEnum<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
+  // A typo gets the value it was likely meant as (contract §26).
+  const close = closestName(value, allowed);
   throw new ToolError(
     "InvalidEnum",
     `'${name}' must be one of ${allowed.map((a) => `'${a}'`).join(", ")}.`,
-    `Set '${name}' to one of: ${allowed.join(", ")}.`,
+    close === null
+      ? `Set '${name}' to one of: ${allowed.join(", ")}.`
+      : `Did you mean "${name}": "${close}"? The values: ${allowed.join(", ")}.`,
   );
 }
 

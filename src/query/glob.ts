@@ -22,10 +22,25 @@ export class GlobSyntaxError extends Error {
 }
 
 /**
+ * Whether `glob` matches case exactly (contract §9): as `caseSensitive` says, or, when it is
+ * `null`, smart case as fd: exactly when the glob has an upper-case letter.
+ *
+ * @example
+ * ```ts
+ * isCaseSensitive("**\/*.jpg", null); // false: finds IMG_0001.JPG
+ * isCaseSensitive("**\/Budget*", null); // true
+ * isCaseSensitive("**\/*.jpg", true); // true
+ * ```
+ */
+export function isCaseSensitive(glob: string, caseSensitive: boolean | null): boolean {
+  return caseSensitive ?? /\p{Lu}/u.test(glob);
+}
+
+/**
  * Compiles a glob: anchored at both ends, `*` and `?` never cross `/`, `**` is zero
  * or more whole segments (a trailing `/**` too: `docs/**` matches `docs` itself), `*`
  * also matches names that start with `.`, and matching is case-sensitive on every OS
- * (`\` escapes, it is never a separator).
+ * unless `caseSensitive` is false (`\` escapes, it is never a separator).
  *
  * @throws {GlobSyntaxError} for an unclosed `[` or `{`, or a pattern picomatch
  * cannot compile.
@@ -39,7 +54,7 @@ export class GlobSyntaxError extends Error {
  * compileGlob("*\/**")("docs"); // true
  * ```
  */
-export function compileGlob(glob: string): PathMatcher {
+export function compileGlob(glob: string, caseSensitive = true): PathMatcher {
   const unclosed = unclosedBracket(glob);
   if (unclosed !== null) {
     const close = unclosed === "[" ? "]" : "}";
@@ -50,7 +65,7 @@ export function compileGlob(glob: string): PathMatcher {
   }
   let match: PathMatcher;
   try {
-    match = compile(glob);
+    match = compile(glob, caseSensitive);
   } catch {
     throw new GlobSyntaxError(
       "'glob' is not a pattern the matcher can compile.",
@@ -59,16 +74,16 @@ export function compileGlob(glob: string): PathMatcher {
   }
   // picomatch lets `X/**` match `X` only when X is literal (`docs/**`), not for `*/**`.
   if (glob.endsWith("/**") && glob.length > 3) {
-    const parent = compile(glob.slice(0, -3));
+    const parent = compile(glob.slice(0, -3), caseSensitive);
     return (path) => match(path) || parent(path);
   }
   return match;
 }
 
-function compile(glob: string): PathMatcher {
+function compile(glob: string, caseSensitive: boolean): PathMatcher {
   // posix: true also makes `[!a]` a negation (picomatch 4.0.7 reads it as "! or a"
   // without it, micromatch/picomatch#187) and enables `[[:alpha:]]` classes.
-  return picomatch(glob, { dot: true, nocase: false, windows: false, posix: true });
+  return picomatch(glob, { dot: true, nocase: !caseSensitive, windows: false, posix: true });
 }
 
 /** The first `[` or `{` that is never closed (escapes with `\` respected), or null. */

@@ -63,7 +63,7 @@ export function dateTimeMistake(text: string): { problem: string; corrected: str
 
 /** An empty answer's hint: a stable code (contract §4) and its sentence. */
 export interface Hint {
-  code: "NothingToList" | "AbsoluteGlob" | "GlobFromRoot";
+  code: "NothingToList" | "AbsoluteGlob" | "GlobFromRoot" | "GlobTopLevel";
   message: string;
 }
 
@@ -90,6 +90,16 @@ export function emptyAnswerHints(request: SearchRequest, words: Words): Hint[] {
       message: `The glob '${glob}' starts with '/', but globs match the root-relative path: try '${
         glob.replace(/^\/+/, "")
       }'.`,
+    });
+  } else if (
+    glob !== null && path === "" && !glob.includes("/") && !glob.startsWith("**") &&
+    request.start.recursive
+  ) {
+    // '*.md' at the root: the most natural mistake, an empty answer in silence (§26).
+    hints.push({
+      code: "GlobTopLevel",
+      message:
+        `The glob '${glob}' has no '/', so it matches entries at the top of the root only: '**/${glob}' matches at any depth.`,
     });
   } else if (glob !== null && path !== "" && !glob.startsWith("**") && !glob.startsWith(path)) {
     hints.push({

@@ -18,7 +18,7 @@ export {
 } from "./arguments.ts";
 export { CURSOR_VERSION, decodeCursor, encodeCursor, queryHash } from "./cursor.ts";
 export { closestName } from "./hints.ts";
-export { compileGlob, GlobSyntaxError, type PathMatcher } from "./glob.ts";
+export { compileGlob, GlobSyntaxError, isCaseSensitive, type PathMatcher } from "./glob.ts";
 export { comparePaths, isWalkOrder, type KeyOrder, keyOrder } from "./order.ts";
 export {
   depthLimit,

@@ -32,6 +32,12 @@ export interface Filter {
   /** Epoch ms, exclusive. */
   to: number | null;
   glob: string | null;
+  /**
+   * How `glob` and `exclude` treat case (contract §9): `null` is smart case (a pattern with
+   * no upper-case letter matches any case, one with an upper-case letter exactly); `true`
+   * exactly, `false` any case.
+   */
+  caseSensitive: boolean | null;
   includeFiles: boolean;
   includeDirectories: boolean;
   includeUnknownTime: boolean;
@@ -54,6 +60,7 @@ export const EVERY_FILE: Readonly<Filter> = Object.freeze({
   from: null,
   to: null,
   glob: null,
+  caseSensitive: null,
   includeFiles: true,
   includeDirectories: false,
   includeUnknownTime: false,
@@ -81,6 +88,7 @@ export const QUERY_ARGUMENTS: {
     from: ["from", "within", "period"],
     to: ["to", "period"],
     glob: ["glob"],
+    caseSensitive: ["caseSensitive"],
     includeFiles: ["includeFiles"],
     includeDirectories: ["includeDirectories"],
     includeUnknownTime: ["includeUnknownTime"],

@@ -14,7 +14,7 @@ import ignore from "ignore";
 import { isFsError } from "../errors.ts";
 import type { FsPort } from "../ports/mod.ts";
 import { absoluteOf, ancestors, hostRules } from "../security/mod.ts";
-import { compileGlob, type Filter } from "../query/mod.ts";
+import { compileGlob, type Filter, isCaseSensitive, type PathMatcher } from "../query/mod.ts";
 
 /** The ignore files of one folder, in the order their rules are added: `.ignore` wins. */
 const IGNORE_FILES = [".gitignore", ".ignore"] as const;
@@ -49,16 +49,32 @@ export interface Exclusion {
 }
 
 /**
+ * What one `exclude` glob leaves out (contract §17, §26): a glob with no `/` is a name at
+ * any depth, as in `.gitignore`, fd and ripgrep (`node_modules` is `**\/node_modules`); one
+ * with a `/` is anchored at the root. Case as `glob` (§9: smart case unless forced).
+ *
+ * @example
+ * ```ts
+ * excludeMatcher("node_modules", null)("app/node_modules"); // true
+ * excludeMatcher("build/out", null)("app/build/out"); // false: anchored at the root
+ * ```
+ */
+export function excludeMatcher(glob: string, caseSensitive: boolean | null): PathMatcher {
+  const anchored = glob.includes("/") ? glob : `**/${glob}`;
+  return compileGlob(anchored, isCaseSensitive(glob, caseSensitive));
+}
+
+/**
  * The exclusion a filter asks for, or `null` when it asks for none.
  *
  * @param rootAbs The root's real path, where `.git/info/exclude` is read.
  */
 export function compileExclusion(
-  filter: Pick<Filter, "exclude" | "respectIgnoreFiles">,
+  filter: Pick<Filter, "exclude" | "respectIgnoreFiles" | "caseSensitive">,
   fs: FsPort,
   rootAbs: string,
 ): Exclusion | null {
-  const globs = filter.exclude.map(compileGlob);
+  const globs = filter.exclude.map((glob) => excludeMatcher(glob, filter.caseSensitive));
   if (globs.length === 0 && !filter.respectIgnoreFiles) return null;
   const byGlob = (path: string) => globs.some((match) => match(path));
   if (!filter.respectIgnoreFiles) {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { compileGlob, type Filter, type SortKey } from "../query/mod.ts";
+import { compileGlob, type Filter, isCaseSensitive, type SortKey } from "../query/mod.ts";
 
 /** One matching entry, with times as epoch milliseconds; `time` is its sort time. */
 export interface Match extends SortKey {
@@ -49,7 +49,9 @@ export function compileFilter(filter: Filter): EntryFilter {
   // With a size bound, folders never match (their size is null, contract §22).
   const sized = minSize !== null || maxSize !== null;
   const includeDirectories = filter.includeDirectories && !sized;
-  const glob = filter.glob === null ? null : compileGlob(filter.glob);
+  const glob = filter.glob === null
+    ? null
+    : compileGlob(filter.glob, isCaseSensitive(filter.glob, filter.caseSensitive));
   // from == to is an empty window, even for unknown times (contract §7); so is min >= max.
   const matchesNothing = (!includeFiles && !includeDirectories) || (from !== null && from === to) ||
     (minSize !== null && maxSize !== null && minSize >= maxSize);

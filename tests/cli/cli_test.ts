@@ -12,6 +12,26 @@ function cli(...args: string[]) {
   return runDeno([...SERVER_ARGS, ...args], { env: { NO_COLOR: "1" } });
 }
 
+Deno.test("cli: the table's times are in the zone it names, or UTC with --utc", async () => {
+  await using tree = await makeTree({ "a.md": { mtime: T0 } });
+  const seoul = (...flags: string[]) =>
+    runDeno([...SERVER_ARGS, "search", tree.root, ...flags], {
+      env: { NO_COLOR: "1", TZ: "Asia/Seoul" },
+    });
+  const local = (await seoul()).stdout.split("\n");
+  assert.match(local[0]!, /MODIFIED \(Asia\/Seoul\)\s+CREATED \(Asia\/Seoul\)/);
+  assert.match(local[1]!, /^a\.md\s+file\s+\S+ B\s+2025-06-01 09:00\s/);
+  const utc = await seoul("--utc");
+  assert.match(utc.stdout, /MODIFIED \(UTC\)/);
+  assert.match(utc.stdout, /\na\.md\s+file\s+\S+ B\s+2025-06-01 00:00\s/);
+  // The next page's command keeps --utc.
+  await using two = await makeTree({ "a.md": { mtime: T0 }, "b.md": { mtime: T0 + DAY } });
+  const paged = await runDeno([...SERVER_ARGS, "search", two.root, "-n", "1", "--utc"], {
+    env: { NO_COLOR: "1" },
+  });
+  assert.match(paged.stdout, /Next page: .* --utc --cursor /);
+});
+
 Deno.test("cli --help and --version", async () => {
   const help = await cli("--help");
   assert.equal(help.code, 0);
@@ -27,7 +47,7 @@ Deno.test("cli search prints a table, newest first", async () => {
     "docs/a.md": { mtime: T0 + DAY, content: "hello" },
     "b.txt": { mtime: T0 },
   });
-  const { code, stdout } = await cli("search", tree.root, "--dirs", "--sort", "path_asc");
+  const { code, stdout } = await cli("search", tree.root, "--dirs", "--sort", "path_asc", "--utc");
   assert.equal(code, 0);
   const lines = stdout.trimEnd().split("\n");
   assert.match(lines[0]!, /^PATH\s+KIND\s+SIZE\s+MODIFIED \(UTC\)\s+CREATED \(UTC\)\s+AGE$/);

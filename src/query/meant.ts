@@ -1,0 +1,130 @@
+/**
+ * Names models commonly use for another argument, and values they commonly send in the
+ * wrong form (contract §26): each gets a Fix that says what to send, built from what was
+ * sent (`order` → `sort`, `extension: "md"` → `glob: "**\/*.md"`, `within: 3` → `'3h'` or
+ * `'3d'`, `from: 1764547200` → its ISO form).
+ *
+ * @module
+ */
+import { parseDateTime } from "./time.ts";
+
+const text = (value: unknown): string | null =>
+  typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+
+/** A glob for the files of the extensions in `value` (`md`, `.md`, `["md", "txt"]`). */
+function extensionGlob(value: unknown): string {
+  const list = (Array.isArray(value) ? value : [value]).map(text).filter((e) => e !== null)
+    .map((e) => e!.replace(/^\*?\./, ""));
+  if (list.length === 0) return "**/*.md";
+  return list.length === 1 ? `**/*.${list[0]}` : `**/*.{${list.join(",")}}`;
+}
+
+/** A glob for what a `pattern`/`name`/`filter` value meant: at any depth when it has no `/`. */
+function globOf(value: unknown): string {
+  const given = text(value);
+  if (given === null) return "**/*.md";
+  return given.includes("/") ? given : `**/${given}`;
+}
+
+type Meant = { meant: string; fix: (value: unknown) => string };
+
+const sortFix: Meant = {
+  meant: "sort",
+  fix: () => `Use 'sort': "time_desc" (newest first, the default), "time_asc" or "path_asc".`,
+};
+const limitFix: Meant = {
+  meant: "limit",
+  fix: (v) =>
+    `Use 'limit' (1 to 1000): "limit": ${
+      typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 1000 ? v : 10
+    }.`,
+};
+const globFix: Meant = {
+  meant: "glob",
+  fix: (v) =>
+    `Use 'glob', matched against the root-relative path: "glob": ${JSON.stringify(globOf(v))}.`,
+};
+const extensionFix: Meant = {
+  meant: "glob",
+  fix: (v) => `Use 'glob' for an extension: "glob": ${JSON.stringify(extensionGlob(v))}.`,
+};
+const typeFix: Meant = {
+  meant: "includeDirectories",
+  fix: (v) =>
+    /dir|folder/i.test(String(v))
+      ? `Files are listed by default; for folders only set "includeDirectories": true and "includeFiles": false.`
+      : `Files are listed by default; leave it out, or set "includeDirectories": true to list folders too.`,
+};
+const sinceFix: Meant = {
+  meant: "within",
+  fix: (v) => {
+    const given = text(v);
+    if (given !== null && parseDateTime(given) !== undefined) {
+      return `Use 'from' for an instant: "from": ${JSON.stringify(given)}.`;
+    }
+    return `Use 'within' for a time back from now ("within": ${
+      JSON.stringify(given && /^\d/.test(given) ? given : "7d")
+    }), or 'from' for an instant ("from": "2025-12-01T00:00:00Z").`;
+  },
+};
+const pathFix: Meant = {
+  meant: "path",
+  fix: (v) =>
+    `Use 'path', relative to the root: "path": ${
+      JSON.stringify(text(v)?.replace(/^[~/]+\/?/, "") || "docs")
+    }.`,
+};
+
+/** Names models use for another argument, lower-cased. */
+const MEANT: Record<string, Meant> = {
+  order: sortFix,
+  orderby: sortFix,
+  sortby: sortFix,
+  sortorder: sortFix,
+  maxresults: limitFix,
+  max: limitFix,
+  count: limitFix,
+  top: limitFix,
+  pattern: globFix,
+  name: globFix,
+  filter: globFix,
+  query: globFix,
+  extension: extensionFix,
+  extensions: extensionFix,
+  ext: extensionFix,
+  type: typeFix,
+  kind: typeFix,
+  since: sinceFix,
+  after: sinceFix,
+  dir: pathFix,
+  folder: pathFix,
+  directory: pathFix,
+  subdirectory: pathFix,
+};
+
+/** The argument `name` stands for and what to send, built from `value`; `null` if none. */
+export function meantArgument(name: string, value: unknown): { meant: string; fix: string } | null {
+  const found = MEANT[name.toLowerCase().replace(/[_-]/g, "")];
+  return found ? { meant: found.meant, fix: found.fix(value) } : null;
+}
+
+/**
+ * What to send for a number given where a string is wanted, when the number says what was
+ * meant: `within: 3` (a duration needs a unit), `from`/`to` as epoch seconds or
+ * milliseconds (shown as the date-time they name). `null` otherwise.
+ */
+export function numberFix(name: string, value: unknown): string | null {
+  if (typeof value !== "number" || !Number.isFinite(value)) return null;
+  if (name === "within" && value > 0) {
+    return `Give 'within' a unit: "within": "${value}h" (${value} hours) or "within": "${value}d" (${value} days).`;
+  }
+  if (name === "from" || name === "to") {
+    // Epoch seconds until the year 5138; milliseconds above that.
+    const ms = Math.abs(value) < 1e11 ? value * 1000 : value;
+    const date = new Date(ms);
+    if (Number.isNaN(date.getTime())) return null;
+    const unit = ms === value ? "milliseconds" : "seconds";
+    return `Send '${name}' as an RFC 3339 date-time: "${name}": "${date.toISOString()}" (${value} read as epoch ${unit}).`;
+  }
+  return null;
+}
