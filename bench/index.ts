@@ -11,7 +11,11 @@
  * right after); and the same server used as a user does, a windowed question about once a
  * second from start-up, until it is ready (how long that takes, and each call meanwhile).
  *
- * Options: --sizes 500k,home-2m, --runs 5, --dir <where trees are kept>.
+ * Each indexed answer also says whether it was counted (contract §26: `totalMatches` given),
+ * and a newest-100 with no window is asked too (the widest a count could be).
+ *
+ * Options: --sizes 500k,home-2m, --runs 5, --dir <where trees are kept>, --only answers (the
+ * answers of a ready index and of `INDEX=off` alone: no start-up, burst, barrier or busy run).
  *
  * @module
  */
@@ -36,8 +40,10 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "500k,home-2m" },
     runs: { type: "string", default: "5" },
     dir: { type: "string", default: path.join(os.tmpdir(), "fts-bench") },
+    only: { type: "string" },
   },
 });
+const ANSWERS_ONLY = values.only === "answers";
 const RUNS = Number(values.runs);
 const DAY = 86_400_000;
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -65,6 +71,8 @@ async function server(root: string, index: "on" | "off") {
   });
   const client = new Client({ name: "bench-index", version: "0" });
   await client.connect(transport);
+  /** How many answers gave a total (contract §26), of how many. */
+  const counted = { yes: 0, of: 0 };
   const call = async (args: Record<string, unknown>) => {
     const t0 = performance.now();
     const r = await client.callTool({
@@ -72,7 +80,11 @@ async function server(root: string, index: "on" | "off") {
       arguments: { timeField: "modified", limit: 100, ...args },
     });
     if (r.isError) throw new Error(JSON.stringify(r.content));
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    counted.of++;
+    const stats = (r.structuredContent as { stats: { totalMatches?: number } }).stats;
+    if (stats.totalMatches !== undefined) counted.yes++;
+    return ms;
   };
   const state = async () => {
     const r = await client.callTool({ name: "fs.list_roots", arguments: {} });
@@ -84,7 +96,7 @@ async function server(root: string, index: "on" | "off") {
       .roots[0]!.index;
   };
   const rssMb = async () => (await processMemoryMb(transport.pid!)).peak;
-  return { call, state, rssMb, close: () => client.close() };
+  return { call, counted, state, rssMb, close: () => client.close() };
 }
 
 /** The barrier alone: a watch worker on `root`, asked for `n` barriers one after another (ms each). */
@@ -188,11 +200,12 @@ for (const size of values.sizes.split(",")) {
   const questions = {
     glob: { glob: "**/*.md" },
     path: { path: sub, ...window(1) },
+    all: {},
   };
   await fd(root, 0); // the page cache warm for everyone, the first start-up call included
   // A call right at start-up, with the index off and on (building meanwhile), in turns.
-  const starts: Record<"on" | "off", number[]> = { on: [], off: [] };
-  for (let k = 0; k < RUNS; k++) {
+  const starts: Record<"on" | "off", number[]> = { on: [NaN], off: [NaN] };
+  for (let k = 0; k < (ANSWERS_ONLY ? 0 : RUNS); k++) {
     for (const mode of ["off", "on"] as const) {
       const fresh = await server(root, mode);
       starts[mode].push(await fresh.call(window(1)));
@@ -208,6 +221,7 @@ for (const size of values.sizes.split(",")) {
   for (let k = 1; k <= RUNS; k++) coldMs.push(await cold.call(window(k)));
   const coldGlob = await cold.call(questions.glob);
   const coldPath = await cold.call(questions.path);
+  const coldAll = await cold.call(questions.all);
   await cold.close();
 
   // INDEX=on: the same call right at start-up (the index builds meanwhile), then ready.
@@ -217,29 +231,34 @@ for (const size of values.sizes.split(",")) {
   // At least 10 windowed questions: the first ones after `ready` meet the fill's garbage.
   const repeats: number[] = [];
   for (let k = 2; k < 2 + Math.max(RUNS, 10); k++) repeats.push(await live.call(window(k)));
+  const windowedCounted = `${live.counted.yes} of ${live.counted.of}`;
   const liveGlob = await live.call(questions.glob);
   const livePath = await live.call(questions.path);
+  const before = live.counted.yes;
+  const liveAll = await live.call(questions.all);
+  const allCounted = live.counted.yes > before;
   const rss = await live.rssMb();
+  const extra = !ANSWERS_ONLY;
   // 20,000 file times changed at once (their own times again: the tree stays as made),
   // then a call at once, then the time until the index is ready again.
-  const burst = someFiles(root, 20_000);
+  const burst = extra ? someFiles(root, 20_000) : [];
   const burstAt = performance.now();
   for (const file of burst) {
     const { mtime, atime } = Deno.statSync(file);
     Deno.utimeSync(file, atime!, mtime!);
   }
-  const afterBurstMs = await live.call(window(Math.max(RUNS, 10) + 2));
+  const afterBurstMs = extra ? await live.call(window(Math.max(RUNS, 10) + 2)) : NaN;
   const afterBurst = await live.state();
   const { ms: readyAgainMs } = await untilSettled(live, burstAt);
   await live.close();
-  const barrierMs = await barriers(root, 50);
+  const barrierMs = extra ? await barriers(root, 50) : [NaN];
   // INDEX=on in use: a windowed question about once a second from start-up (each with
   // another window), until the index is ready; how long that takes, and the calls meanwhile.
   const busyAt = performance.now();
   const busy = await server(root, "on");
   const during: number[] = [];
   let busyReady = NaN;
-  for (let k = 0; performance.now() - busyAt < BUSY_CAP_MS; k++) {
+  for (let k = 0; extra && performance.now() - busyAt < BUSY_CAP_MS; k++) {
     const t0 = performance.now();
     during.push(await busy.call(window(2 + (k % 40))));
     const now = await busy.state();
@@ -267,11 +286,13 @@ for (const size of values.sizes.split(",")) {
     ["INDEX=off: windowed newest-100 (median)", median(coldMs)],
     ["INDEX=off: `**/*.md`, whole root", coldGlob],
     ["INDEX=off: a `path` subfolder, windowed", coldPath],
+    ["INDEX=off: newest-100, no window", coldAll],
     ["INDEX=on: the same call right at start-up (median)", onStartMs],
     ["INDEX=on: `ready` after start", readyMs],
     ["INDEX=on: windowed newest-100, another window each (median)", median(repeats)],
     ["INDEX=on: `**/*.md`, whole root", liveGlob],
     ["INDEX=on: a `path` subfolder, windowed", livePath],
+    ["INDEX=on: newest-100, no window", liveAll],
     ["INDEX=on, a call every second: `ready` after start", busyReady],
     ["INDEX=on, a call every second: each call while it fills (median)", median(during)],
   ];
@@ -279,6 +300,7 @@ for (const size of values.sizes.split(",")) {
   console.log("| what | ms | x fd | x floor |");
   console.log("|---|---:|---:|---:|");
   for (const [what, ms] of rows) {
+    if (Number.isNaN(ms)) continue; // not measured in this run (--only)
     console.log(
       `| ${what} | ${ms.toFixed(0)} | ${(ms / f).toFixed(2)} | ${(ms / fl).toFixed(2)} |`,
     );
@@ -292,6 +314,11 @@ for (const size of values.sizes.split(",")) {
         Number.isNaN(busyReady) ? `: not ready within ${BUSY_CAP_MS / 1000} s` : ""
       }).\n`,
   );
+  console.log(
+    `Counted (contract §26: totalMatches given): windowed newest-100 ${windowedCounted}; ` +
+      `newest-100 with no window: ${allCounted ? "yes" : "no"}.\n`,
+  );
+  if (!extra) continue;
   console.log(
     `Barrier alone, idle, 50 in a row: median ${median(barrierMs).toFixed(2)} ms, slowest ${
       Math.max(...barrierMs).toFixed(2)

@@ -61,10 +61,13 @@ function entryOf(root: string, rel: string): Match {
   };
 }
 
-/** §9: picomatch, plus a trailing `/**` that also matches zero segments. */
+/**
+ * §9: picomatch, plus a trailing `/**` that also matches zero segments; smart case (any case
+ * unless the glob has an upper-case letter).
+ */
 function globMatcher(glob: string | undefined): (p: string) => boolean {
   if (glob === undefined) return () => true;
-  const options = { dot: true, posix: true, windows: false };
+  const options = { dot: true, posix: true, windows: false, nocase: !/\p{Lu}/u.test(glob) };
   const full = picomatch(glob, options);
   const bare = glob.endsWith("/**") ? picomatch(glob.slice(0, -3), options) : () => false;
   return (p) => full(p) || bare(p);
@@ -228,7 +231,7 @@ const PLAIN_PATHS = ["", ".", "d1", "d1/sub", "d2", "a", "empty", ".dotdir", "d1
 const MORE_PATHS = ["d1\\sub", "a.txt", "d2/😀.txt", "d2/fifo", "d2/한글.txt", "d2/sub😀"];
 const LINK_PATHS = Object.keys(ODD_LINKS);
 const PLAIN_GLOBS = ["**/*.txt", "**", "*", "**/.*", "{a,b}*", "d1/*", "*.txt", "**/*.md"];
-const MORE_GLOBS = ["[ab]*", "**/ln_*", "d1/**/*.txt", "**/한*", "**/*😀*", ".*", "?.txt"];
+const MORE_GLOBS = ["[ab]*", "**/ln_*", "d1/**/*.txt", "**/한*", "**/*😀*", ".*", "?.txt", "B*"];
 const TRAILING_GLOBS = ["*/**", "d1/**", "**/sub/**", "d2/**", "{a,d1}/**", ".dotdir/**"];
 
 /** Mostly `value`, sometimes the other boolean. */

@@ -206,6 +206,8 @@ export interface ServeOptions {
   guard?: Guard;
   /** The live index's watch worker module. Default: the real one. */
   watchWorkerUrl?: URL;
+  /** The live index's index worker module. Default: the real one. */
+  indexWorkerUrl?: URL;
 }
 
 /**
@@ -238,6 +240,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       maxEntries: config.index.maxEntries,
       log: mcpLog.log,
       ...(options.watchWorkerUrl ? { watchWorkerUrl: options.watchWorkerUrl } : {}),
+      ...(options.indexWorkerUrl ? { indexWorkerUrl: options.indexWorkerUrl } : {}),
     })
     : null;
   const scanner = index ?? walk;

@@ -108,7 +108,13 @@ export class Pager {
     const chain = request.after?.chain ?? options.sequenceStart ?? this.#clock.now();
     const whole = await this.#whole(request, `${queryHash}|${request.order}|${chain}`, options);
     const page = options.fits ? fitted(whole, request, options.fits) : whole;
-    return page.next === null ? page : { ...page, next: { ...page.next, chain } };
+    // The cursor carries how many matches the pages so far gave (contract §26), so that a
+    // last page knows the total even when its own scan could not count it.
+    const before = request.after?.counted;
+    const counted = (before ?? 0) + page.matches.length;
+    if (page.next !== null) return { ...page, next: { ...page.next, chain, counted } };
+    const last = page.totalMatches === null && !page.truncated && before !== undefined;
+    return last ? { ...page, totalMatches: counted } : page;
   }
 
   /** The page of `limit` matches. */

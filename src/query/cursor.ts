@@ -1,7 +1,7 @@
 /**
  * Opaque cursors (contract §10): base64url (no padding) of UTF-8 JSON
- * `{"v":1,"s":sort,"t":ms|null,"p":path,"w":boundary,"q":queryHash,"c":chain}`. The only module
- * that knows these letters; everywhere else a cursor is a {@linkcode Position}.
+ * `{"v":1,"s":sort,"t":ms|null,"p":path,"w":boundary,"q":queryHash,"c":chain,"n":counted}`.
+ * The only module that knows these letters; everywhere else a cursor is a {@linkcode Position}.
  *
  * A cursor's contents are only ever compared with paths and times; they are never
  * used to open anything.
@@ -35,6 +35,7 @@ export function encodeCursor(sort: Sort, position: Position, q: string): string 
   if (position.boundary !== null) payload.w = position.boundary;
   payload.q = q;
   if (position.chain !== undefined) payload.c = position.chain;
+  if (position.counted !== undefined) payload.n = position.counted;
   const bytes = new TextEncoder().encode(JSON.stringify(payload));
   return bytesToBase64url(bytes);
 }
@@ -91,11 +92,14 @@ export function decodeCursor(text: string, sort: Sort, q: string): Position {
     );
   }
   const c = payload.c;
+  const n = payload.n;
   return {
     key: hasP ? { time: t as number | null, path: p as string } : null,
     boundary: typeof w === "string" ? w : null,
     // A chain that is not a whole number is ignored: it only ever selects a snapshot.
     ...(typeof c === "number" && Number.isSafeInteger(c) ? { chain: c } : {}),
+    // Likewise a count that is not a whole number: it only ever gives a last page its total.
+    ...(typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? { counted: n } : {}),
   };
 }
 

@@ -122,6 +122,11 @@ export interface Position {
    * its own sequence, so no page mixes data older than the sequence's first (§18).
    */
   chain?: number;
+  /**
+   * How many matches the earlier pages of this sequence gave (contract §26): a last page
+   * whose own scan could not count the total knows it then.
+   */
+  counted?: number;
 }
 
 /**

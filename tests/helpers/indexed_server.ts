@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import type { SearchOutput } from "../../src/search/search_by_time.ts";
 import { engine } from "./engine.ts";
 import { connect, type Connection, rootIndex, type RootIndexInfo } from "./server.ts";
+import type { TestSeam } from "./seam.ts";
 import { until } from "./until.ts";
 
 /** A server whose first root is `root`, with its index ready. */
@@ -31,8 +32,10 @@ export interface IndexedServer {
 export async function indexedServer(
   root: string,
   env: Record<string, string> = {},
+  seam?: TestSeam,
 ): Promise<IndexedServer> {
-  const conn = await connect({ ALLOW_ROOTS: root, ...env });
+  // A seam's server keeps the index off unless told (seam_main.ts).
+  const conn = await connect({ ALLOW_ROOTS: root, ...(seam ? { INDEX: "on" } : {}), ...env }, seam);
   const info = () => rootIndex(conn);
   const fresh = engine(root, { env: { INDEX: "off" } });
   const matches = async (args: Record<string, unknown>) =>

@@ -46,9 +46,12 @@ export function liveIndex(root: string, options: Partial<LiveIndexOptions> = {})
   });
 }
 
-/** An eager live index of `root`, once it is ready. */
-export async function readyIndex(root: string): Promise<LiveIndex> {
-  const index = liveIndex(root, { eager: true });
+/** An eager live index of `root`, once it is ready; `options` on top. */
+export async function readyIndex(
+  root: string,
+  options: Partial<LiveIndexOptions> = {},
+): Promise<LiveIndex> {
+  const index = liveIndex(root, { eager: true, ...options });
   try {
     await until(() => index.status()[0]!.state === "ready", "the index");
   } catch (err) {

@@ -44,6 +44,11 @@ export interface TestSeam {
   noBirthTimes?: boolean;
   /** Report progress (and the walk boundary) before every entry, not every 250 ms. */
   progressEveryEntry?: boolean;
+  /**
+   * The live index counts an answer its cut left uncounted only within this many entries
+   * (index_loop.ts `COUNT_BUDGET`); set, the server's index workers take it (seam_main.ts).
+   */
+  countBudget?: number;
 }
 
 /** No checks at all: layer 1 switched off. */

@@ -9,4 +9,7 @@ import { answerIndexScans, type IndexWorkerScope } from "../../src/index/answer/
 import { seamTools, type TestSeam } from "./seam.ts";
 
 const seam = JSON.parse(new URL(import.meta.url).searchParams.get("seam") ?? "{}") as TestSeam;
-answerIndexScans(self as unknown as IndexWorkerScope, { base: seamTools(seam).fs });
+answerIndexScans(self as unknown as IndexWorkerScope, {
+  base: seamTools(seam).fs,
+  ...(seam.countBudget === undefined ? {} : { countBudget: seam.countBudget }),
+});

@@ -7,7 +7,7 @@
  */
 import { loadConfig } from "../../src/config.ts";
 import { serve } from "../../src/mcp/server.ts";
-import { disabledGuard, seamWorkerUrl, type TestSeam } from "./seam.ts";
+import { disabledGuard, seamIndexWorkerUrl, seamWorkerUrl, type TestSeam } from "./seam.ts";
 
 const seam = JSON.parse(Deno.env.get("FILE_TIME_SEARCH_TEST_SEAM") ?? "{}") as TestSeam;
 // The seam changes how scan workers read; the live index reads for itself, so it stays
@@ -20,5 +20,6 @@ await serve({
   input: Deno.stdin.readable,
   output: Deno.stdout.writable,
   workerUrl: seamWorkerUrl(seam),
+  ...(seam.countBudget === undefined ? {} : { indexWorkerUrl: seamIndexWorkerUrl(seam) }),
   ...(seam.disableGuard ? { guard: disabledGuard } : {}),
 });

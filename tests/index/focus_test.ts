@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { alike, allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { NO_INDEX, readyIndex } from "../helpers/live_index.ts";
+import { seamIndexWorkerUrl } from "../helpers/seam.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
 Deno.test({
@@ -68,9 +69,17 @@ Deno.test({
     }
     for (let d = 0; d < 6; d++) spec[`d${d}`] = { kind: "dir", mtime: T0 - DAY };
     await using tree = await makeTree(spec);
-    const index = await readyIndex(tree.root);
+    // Counting what the cut leaves out would read it all again (contract §26): not here.
+    const index = await readyIndex(tree.root, {
+      indexWorkerUrl: seamIndexWorkerUrl({ countBudget: 0 }),
+    });
+    // With the budget, the first page reads them all again and counts them.
+    const counting = await readyIndex(tree.root);
     try {
       const clock = { now: () => T0 + 100 * DAY };
+      const first = await engine(tree.root, { scanner: counting, clock })
+        .search({ timeField: "modified", limit: 12 });
+      assert.equal(first.stats.totalMatches, 120);
       for (const sort of ["time_desc", "time_asc"]) {
         for (const window of [{}, { from: new Date(T0 + 8 * DAY).toISOString() }]) {
           const args = { timeField: "modified", sort, limit: 12, ...window };
@@ -93,6 +102,7 @@ Deno.test({
       }
     } finally {
       index.close();
+      counting.close();
     }
   },
 });

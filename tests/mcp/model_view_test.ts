@@ -136,7 +136,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await makeTree(files(60));
-    await using s = await indexedServer(tree.root);
+    await using s = await indexedServer(tree.root, {}, { countBudget: 10 });
     const before = (await s.info()).answers!.index;
     const seen = seenWhole(await s.conn.search({ timeField: "modified", limit: 20 }));
     assert.equal((await s.info()).answers!.index, before + 1, "answered by the index");

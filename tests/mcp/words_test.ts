@@ -28,7 +28,8 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await makeTree(sixty());
-    await using s = await indexedServer(tree.root);
+    // Counting them would read more than the index may read again to count (index_loop.ts).
+    await using s = await indexedServer(tree.root, {}, { countBudget: 10 });
     const before = (await s.info()).answers!.index;
     const result = await s.conn.search({ timeField: "modified", limit: 20 });
     assert.equal((await s.info()).answers!.index, before + 1, "answered by the index");
@@ -128,5 +129,43 @@ Deno.test({
     await conn.search({ timeField: "modified" });
     const after = await rootIndex(conn);
     assert.deepEqual([after.answers, after.lastWalk], [{ index: 0, walk: 1 }, "INDEX=off"]);
+  },
+});
+
+Deno.test({
+  name: "totals: an indexed answer counts when that costs little, and a last page always knows",
+  ignore: NO_INDEX,
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree(sixty());
+    // Counted: reading the 66 entries again is within the index's budget.
+    await using s = await indexedServer(tree.root);
+    let before = (await s.info()).answers!.index;
+    const counted = await s.conn.search({ timeField: "modified", limit: 20 });
+    assert.equal((await s.info()).answers!.index, before + 1, "answered by the index");
+    assert.equal((counted.structuredContent as unknown as SearchOutput).stats.totalMatches, 60);
+    assert.match(textOf(counted), /^Found 60 files; this page shows 20 \(sorted/);
+    // A window too (the index reads only what lies inside it).
+    const windowed = await s.conn.search({
+      timeField: "modified",
+      limit: 5,
+      from: new Date(T0 - 9 * DAY).toISOString(),
+    });
+    assert.equal((windowed.structuredContent as unknown as SearchOutput).stats.totalMatches, 10);
+    // Past the budget the first page is not counted, but its cursor counts the pages, so
+    // the last page says the total.
+    await using small = await indexedServer(tree.root, {}, { countBudget: 10 });
+    before = (await small.info()).answers!.index;
+    let page = await small.conn.search({ timeField: "modified", limit: 25 });
+    assert.equal((page.structuredContent as unknown as SearchOutput).stats.totalMatches, undefined);
+    const pages = [page];
+    for (let next; (next = (page.structuredContent as unknown as SearchOutput).nextCursor);) {
+      page = await small.conn.search({ timeField: "modified", limit: 25, cursor: next });
+      pages.push(page);
+    }
+    assert.equal(pages.length, 3);
+    assert.ok((await small.info()).answers!.index > before, "the index answered");
+    assert.equal((page.structuredContent as unknown as SearchOutput).stats.totalMatches, 60);
+    assert.match(textOf(page), /^Found 60 files; this page shows 10 \(sorted/);
   },
 });

@@ -45,6 +45,12 @@ export const INDEX_HEAP_SHARE = 0.4;
 export const HEAP_FULL_SHARE = 0.7;
 /** Answers whose folders keep changing under them are tried this often, then walked. */
 const ATTEMPTS = 3;
+/**
+ * The most entries an answer whose cut left matches uncounted may read (its own and those
+ * again, uncut) to count them (contract §26: counted when that costs about what a page
+ * costs, docs/index.md).
+ */
+export const COUNT_BUDGET = 20_000;
 
 /** Thrown when an answer's folders changed under each attempt: the server walks instead. */
 export class IndexUnsettled extends Error {
@@ -64,12 +70,19 @@ export interface IndexScansOptions {
   /** Where the index reads what it does not hold, and checks answers: the disk. */
   base: FsPort;
   clock?: Clock;
+  /**
+   * The most entries read again to count an answer the cut left uncounted.
+   *
+   * @default {COUNT_BUDGET}
+   */
+  countBudget?: number;
 }
 
 /** Makes this worker a root's index worker, reading misses from `base`. */
 export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOptions): void {
   const { base } = options;
   const clock = options.clock ?? systemClock;
+  const countBudget = options.countBudget ?? COUNT_BUDGET;
   const heapLimit = getHeapStatistics().heap_size_limit;
   const budgetBytes = Math.floor(heapLimit * INDEX_HEAP_SHARE);
   const heapNearlyFull = () => getHeapStatistics().used_heap_size > heapLimit * HEAP_FULL_SHARE;
@@ -119,7 +132,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         report,
         (request, plan, onProgress, checkpoint) => {
           sweep.step(index, { folders: ANSWER_SWEEP_FOLDERS });
-          return checkedScan(index, base, tools, request, plan, onProgress, checkpoint);
+          const budget = { checkpoint, countBudget };
+          return checkedScan(index, base, tools, request, plan, onProgress, budget);
         },
       );
     } else if (message.type === "record") {
@@ -149,10 +163,13 @@ async function checkedScan(
   request: SearchRequest,
   plan: ScanPlan,
   onProgress: (progress: ScanProgress) => void,
-  checkpoint: () => boolean,
+  { checkpoint, countBudget }: { checkpoint: () => boolean; countBudget: number },
 ): Promise<ScanOutcome> {
   const started = tools.clock.now();
   let focus = focusOf(request);
+  // Narrowed to what can change the page (focus.ts); when that left matches uncounted and
+  // reading them again costs at most `countBudget` entries, read again uncut to count (§26).
+  let cut = true;
   for (let attempt = 1;; attempt++) {
     const timed = withTimeSpent(request, tools.clock.now() - started);
     index.focus(focus);
@@ -160,7 +177,8 @@ async function checkedScan(
     let outcome: ScanOutcome;
     let dropped: Dropped;
     try {
-      outcome = await scan(timed, tools, narrowing(index, plan, request), onProgress, checkpoint);
+      const planned = cut ? narrowing(index, plan, request) : plan;
+      outcome = await scan(timed, tools, planned, onProgress, checkpoint);
     } finally {
       dropped = index.dropped;
       index.focus(null);
@@ -170,7 +188,15 @@ async function checkedScan(
       attempt--;
       continue;
     }
-    if (dropped.beyond > 0) outcome = uncounted(outcome);
+    if (dropped.beyond > 0) {
+      const { scannedFiles, scannedDirectories } = outcome.walk;
+      if (scannedFiles + scannedDirectories + dropped.reread <= countBudget) {
+        cut = false;
+        attempt--;
+        continue;
+      }
+      outcome = uncounted(outcome);
+    }
     const rootReal = request.root.realPath;
     const start = startFolders(request.start.path, index, rootReal);
     const changed = checkFolders(disk, index, rootReal, answerFolders(outcome, start));

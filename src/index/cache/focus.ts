@@ -45,6 +45,11 @@ export interface Dropped {
    * matches (before the cursor's key, or past the page), so the matches were not counted.
    */
   beyond: number;
+  /**
+   * What reading those again would cost at most: each file once, each folder with every
+   * file and listing below it (what counting them takes, contract §26).
+   */
+  reread: number;
 }
 
 /**

@@ -23,7 +23,7 @@ import { HeldTree } from "./held_tree.ts";
 export class TreeCache extends HeldTree implements FsPort {
   #focus: Focus | null = null;
   #cut: Focus | null = null;
-  #dropped: Dropped = { files: 0, listings: 0, beyond: 0 };
+  #dropped: Dropped = { files: 0, listings: 0, beyond: 0, reread: 0 };
   #unsettled = false;
   /** Folders it could not list: the runtime's watch could not take them either. */
   readonly #unreadable = new Set<string>();
@@ -38,7 +38,7 @@ export class TreeCache extends HeldTree implements FsPort {
   focus(focus: Focus | null): void {
     this.#focus = focus;
     this.#cut = focus && { ...focus };
-    this.#dropped = { files: 0, listings: 0, beyond: 0 };
+    this.#dropped = { files: 0, listings: 0, beyond: 0, reread: 0 };
   }
 
   /**
@@ -267,7 +267,10 @@ export class TreeCache extends HeldTree implements FsPort {
         if (!outside(cut, cols, e)) return e;
         if (!(cols.kind[e]! & DIR)) {
           dropped.files++;
-          if (narrowed && !outside(focus, cols, e)) dropped.beyond++;
+          if (narrowed && !outside(focus, cols, e)) {
+            dropped.beyond++;
+            dropped.reread++;
+          }
           continue;
         }
         const below = cols.sub[e]!;
@@ -276,6 +279,7 @@ export class TreeCache extends HeldTree implements FsPort {
         dropped.listings += tree.folders.listings[below]!;
         if (narrowed && !(outside(focus, cols, e) && allOutside(focus, tree, below))) {
           dropped.beyond++;
+          dropped.reread += 1 + tree.folders.files[below]! + tree.folders.listings[below]!;
         }
       }
       return end;
