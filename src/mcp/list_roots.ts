@@ -10,6 +10,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
 import type { IndexStatus } from "../index/mod.ts";
 import { serverClock, serverTime } from "../presentation.ts";
+import { SERVER_CLOCK_SCHEMA } from "./tool_schema.ts";
 
 /** The tool's stable name. */
 export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";
@@ -76,15 +77,7 @@ export const LIST_ROOTS_TOOL: Tool = {
           required: ["path", "isDefault", "index"],
         },
       },
-      serverTime: {
-        type: "string",
-        format: "date-time",
-        description: "The server's current time (UTC).",
-      },
-      localTime: {
-        type: "string",
-        description: "The server's current time in its time zone, e.g. '2026-11-23 06:10'.",
-      },
+      ...SERVER_CLOCK_SCHEMA,
       memory: {
         type: "object",
         additionalProperties: false,
@@ -95,17 +88,6 @@ export const LIST_ROOTS_TOOL: Tool = {
           heapBytes: { type: "integer", minimum: 0 },
         },
         required: ["rssBytes", "heapBytes"],
-      },
-      timeZone: {
-        type: "object",
-        additionalProperties: false,
-        description:
-          "The server's time zone: 'period' and 'within' are counted in it. IANA name and current offset.",
-        properties: {
-          name: { type: "string" },
-          offset: { type: "string" },
-        },
-        required: ["name", "offset"],
       },
     },
     required: ["roots", "serverTime", "timeZone"],
@@ -143,16 +125,13 @@ export function listRoots(
     isDefault: r === config.defaultRoot,
     index: index[i]!,
   }));
-  const clock = serverClock(now);
   const summary = `${roots.length} searchable folder${
     roots.length === 1 ? "" : "s"
   }; the default is ${config.defaultRoot.path}. ${serverTime(now)}`;
   const result = {
     summary,
     roots,
-    serverTime: clock.serverTime,
-    localTime: clock.localTime,
-    timeZone: clock.timeZone,
+    ...serverClock(now),
     memory: { rssBytes: memory.rss, heapBytes: memory.heapUsed },
   };
   return {

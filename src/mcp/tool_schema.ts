@@ -154,6 +154,30 @@ function nullable<const T extends Record<string, unknown>>(schema: T) {
 }
 
 /**
+ * The server's time in UTC, in its zone and the zone (contract §4, §21): the same fields in
+ * both tools' results.
+ */
+export const SERVER_CLOCK_SCHEMA = {
+  serverTime: {
+    type: "string",
+    format: "date-time",
+    description: "The server's current time (UTC).",
+  },
+  localTime: {
+    type: "string",
+    description: "The server's current time in its time zone, e.g. '2026-11-23 06:10'.",
+  },
+  timeZone: {
+    type: "object",
+    additionalProperties: false,
+    description:
+      "The server's time zone: 'period' and 'within' are counted in it. IANA name and current offset.",
+    properties: { name: { type: "string" }, offset: { type: "string" } },
+    required: ["name", "offset"],
+  },
+} as const;
+
+/**
  * The words of the summary line as fields (contract §4), optional so that older clients
  * still validate: Claude Code, Codex and VS Code give a model only the structured result.
  */
@@ -192,22 +216,7 @@ const WORDS_SCHEMA = {
     },
     required: ["from", "to", "timeZone", "offset"],
   }),
-  serverTime: {
-    type: "string",
-    format: "date-time",
-    description: "The server's current time (UTC).",
-  },
-  localTime: {
-    type: "string",
-    description: "The server's current time in its time zone, e.g. '2026-11-23 06:10'.",
-  },
-  timeZone: {
-    type: "object",
-    additionalProperties: false,
-    description: "The server's time zone ('period' and 'within' are counted in it).",
-    properties: { name: { type: "string" }, offset: { type: "string" } },
-    required: ["name", "offset"],
-  },
+  ...SERVER_CLOCK_SCHEMA,
 } as const;
 
 /** The contract's outputSchema (§3), with the optional additions of contract §4, §7 and §11. */
