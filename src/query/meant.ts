@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { dateTimeMistake, withinHint } from "./hints.ts";
 import { parseDateTime } from "./time.ts";
 
 const text = (value: unknown): string | null =>
@@ -59,11 +60,22 @@ const sinceFix: Meant = {
   meant: "within",
   fix: (v) => {
     const given = text(v);
-    if (given !== null && parseDateTime(given) !== undefined) {
-      return `Use 'from' for an instant: "from": ${JSON.stringify(given)}.`;
+    if (given !== null && /^\d{4}-\d\d-\d\d/.test(given)) {
+      // A date: 'from', written as RFC 3339 when it was not.
+      const instant = parseDateTime(given) !== undefined ? given : dateTimeMistake(given).corrected;
+      return `Use 'from' for an instant: "from": ${
+        JSON.stringify(instant ?? "2025-12-01T00:00:00Z")
+      }.`;
     }
+    // A calendar period or a phrase ("yesterday", "last 3 days") says which argument fits.
+    const hint = given === null ? null : withinHint(given);
+    if (hint && "period" in hint) {
+      return `Use 'period' for a calendar period: "period": "${hint.period}".`;
+    }
+    const duration = hint?.within ??
+      (given !== null && /^\d+\s*[a-z]+$/i.test(given) ? given : "7d");
     return `Use 'within' for a time back from now ("within": ${
-      JSON.stringify(given && /^\d/.test(given) ? given : "7d")
+      JSON.stringify(duration)
     }), or 'from' for an instant ("from": "2025-12-01T00:00:00Z").`;
   },
 };

@@ -106,6 +106,9 @@ Deno.test({
         /for folders only set "includeDirectories": true and "includeFiles": false/,
       ],
       [{ since: "7d" }, /Use 'within' for a time back from now \("within": "7d"\)/],
+      [{ since: "2025-12-01" }, /Use 'from' for an instant: "from": "2025-12-01T00:00:00Z"/],
+      [{ since: "yesterday" }, /Fix: Use 'period' for a calendar period: "period": "yesterday"\./],
+      [{ since: "last 3 days" }, /Use 'within' for a time back from now \("within": "3d"\)/],
       [
         { since: "2025-12-01T00:00:00Z" },
         /Use 'from' for an instant: "from": "2025-12-01T00:00:00Z"/,
