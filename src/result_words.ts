@@ -71,7 +71,7 @@ export function wordsRoom(request: SearchRequest, now: number): number {
       unknownTime: most,
     },
   };
-  const widest: SearchResult = { output, request, cutForSize: true, hung: "now" };
+  const widest: SearchResult = { output, request, cutForSize: true, hung: "now", queryHash: "" };
   const { summary: _, ...words } = resultWords(widest, now);
   const hints = emptyAnswerHints(request, TOOL_WORDS);
   // The summary says each note once more; the page's own size stands in for "cut to N".

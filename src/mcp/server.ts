@@ -157,7 +157,9 @@ export function createServer(deps: ServerDeps): Server {
           (by) => (answeredBy = by),
         );
         await progress.flush();
-        offAnswers?.walk(result.request.root.path, "INDEX=off");
+        for (const root of result.roots ?? [result.request.root.path]) {
+          offAnswers?.walk(root, "INDEX=off");
+        }
         const { stats } = result.output;
         log.log(
           "info",

@@ -20,7 +20,7 @@ export const SEARCH_INPUT_SCHEMA = {
     root: {
       type: "string",
       description:
-        "Search root: one of the server's allowed roots, exactly as configured. Omit to use the default root.",
+        "Search root: one of the server's allowed roots, exactly as fs.list_roots lists it, or '*' for every root at once (each match then names its root). Omit to use the default root.",
     },
     path: {
       type: "string",
@@ -246,6 +246,10 @@ export const SEARCH_OUTPUT_SCHEMA = {
           sizeBytes: nullable({ type: "integer", minimum: 0 }),
           modifiedAt: { type: "string", format: "date-time" },
           createdAt: nullable({ type: "string", format: "date-time" }),
+          root: {
+            type: "string",
+            description: "With root '*': the root it was found under, as fs.list_roots lists it.",
+          },
         },
         required: ["path", "isDirectory", "sizeBytes", "modifiedAt", "createdAt"],
       },

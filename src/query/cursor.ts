@@ -133,6 +133,63 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** Where the next page of a search over every root starts (`root: "*"`, contract §26). */
+export interface SetPosition {
+  /** Each root's own cursor, in root order; `null`: that root has no more. */
+  roots: (string | null)[];
+  /** The window the first page resolved (epoch ms), so that every page asks the same. */
+  from: number | null;
+  to: number | null;
+  /** How many matches the pages so far gave. */
+  counted: number;
+}
+
+/** Encodes a search over every root's next page: `{"v","s","R":[cursor|null],"F","T","n"}`. */
+export function encodeSetCursor(sort: Sort, position: SetPosition): string {
+  const { roots, from, to, counted } = position;
+  const payload = { v: CURSOR_VERSION, s: sort, R: roots, F: from, T: to, n: counted };
+  return bytesToBase64url(new TextEncoder().encode(JSON.stringify(payload)));
+}
+
+/**
+ * Decodes a search over every root's cursor, checked against the sort and the number of
+ * roots (each root's own cursor is checked against its query when it is used).
+ *
+ * @throws {ToolError} `CursorInvalid`, `CursorVersionMismatch`, `CursorSortMismatch`.
+ */
+export function decodeSetCursor(text: string, sort: Sort, rootCount: number): SetPosition {
+  const payload = parsePayload(text);
+  if (payload.v !== CURSOR_VERSION) {
+    throw new ToolError(
+      "CursorVersionMismatch",
+      `The cursor has version ${payload.v}, but this server reads version ${CURSOR_VERSION}.`,
+      "Omit 'cursor' and start again from the first page.",
+    );
+  }
+  const { R, F, T, n } = payload;
+  const time = (t: unknown) => t === null || (typeof t === "number" && Number.isSafeInteger(t));
+  if (
+    !Array.isArray(R) || R.length !== rootCount ||
+    !R.every((c) => c === null || typeof c === "string") || !time(F) || !time(T) ||
+    typeof n !== "number" || !Number.isSafeInteger(n) || n < 0
+  ) {
+    throw invalid("it is not a cursor over every root of this server (root '*')");
+  }
+  if (payload.s !== sort) {
+    throw new ToolError(
+      "CursorSortMismatch",
+      `The cursor was made for sort '${payload.s}', but this request asks for '${sort}'.`,
+      `Repeat the request with sort '${payload.s}', or omit 'cursor' to start over with '${sort}'.`,
+    );
+  }
+  return {
+    roots: R as (string | null)[],
+    from: F as number | null,
+    to: T as number | null,
+    counted: n,
+  };
+}
+
 /**
  * When the paging sequence of a cursor began (its `c`), read before the cursor is checked
  * (the query hash it is checked against depends on it, contract §21); `undefined` when

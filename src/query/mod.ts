@@ -16,10 +16,25 @@ export {
   parseArguments,
   type ParsedArguments,
 } from "./arguments.ts";
-export { CURSOR_VERSION, decodeCursor, encodeCursor, queryHash } from "./cursor.ts";
+export {
+  CURSOR_VERSION,
+  decodeCursor,
+  decodeSetCursor,
+  encodeCursor,
+  encodeSetCursor,
+  queryHash,
+  type SetPosition,
+} from "./cursor.ts";
 export { closestName } from "./hints.ts";
 export { compileGlob, GlobSyntaxError, isCaseSensitive, type PathMatcher } from "./glob.ts";
-export { comparePaths, isWalkOrder, type KeyOrder, keyOrder } from "./order.ts";
+export {
+  comparePaths,
+  isWalkOrder,
+  type KeyOrder,
+  keyOrder,
+  type RootKey,
+  rootsOrder,
+} from "./order.ts";
 export {
   depthLimit,
   EVERY_FILE,

@@ -44,6 +44,20 @@ export function keyOrder(sort: Sort): KeyOrder {
 }
 
 /**
+ * The order of a search over every root (contract §26): the sort's, with ties (the same time
+ * in a time order, the same path in path order) broken by root order, then path.
+ */
+export function rootsOrder(sort: Sort): (a: RootKey, b: RootKey) => number {
+  if (sort === "path_asc") return (a, b) => comparePaths(a.path, b.path) || a.root - b.root;
+  const descending = sort === "time_desc";
+  return (a, b) =>
+    compareTimes(a.time, b.time, descending) || a.root - b.root || comparePaths(a.path, b.path);
+}
+
+/** A key with the place of its root among the server's roots. */
+export type RootKey = SortKey & { root: number };
+
+/**
  * Whether `sort` is the walk's own order (path order, contract §11): then the walk
  * yields matches already in order, can stop once a page is full, and a cursor's key is
  * also a walk position.

@@ -16,6 +16,7 @@ import {
 } from "../query/mod.ts";
 import type { Match, ScanProgress } from "../walk/mod.ts";
 import type { Page, Pager } from "../paging/mod.ts";
+import { searchAllRoots } from "./all_roots.ts";
 
 /** One entry of `matches` in the outputSchema. */
 export interface MatchOutput {
@@ -24,6 +25,8 @@ export interface MatchOutput {
   sizeBytes: number | null;
   modifiedAt: string;
   createdAt: string | null;
+  /** With `root: "*"`: the root it was found under, as `fs.list_roots` names it (§26). */
+  root?: string;
 }
 
 /** `structuredContent` of a successful call (contract §4, §11). */
@@ -61,6 +64,10 @@ export interface SearchResult {
   cutForSize: boolean;
   /** This scan, or an earlier one of the same root, hung in the file system. */
   hung: "now" | "before" | null;
+  /** The query's hash, which its cursors carry (contract §10). */
+  queryHash: string;
+  /** With `root: "*"`: every root it searched (else the request's root alone). */
+  roots?: string[];
 }
 
 /** What a search needs. */
@@ -95,6 +102,15 @@ export async function searchByTime(
   /** Told who answered (contract §18: the index, a walk and why, a snapshot). */
   onAnswered?: (by: string) => void,
 ): Promise<SearchResult> {
+  if (typeof args === "object" && args !== null && (args as { root?: unknown }).root === "*") {
+    return await searchAllRoots(
+      args as Record<string, unknown>,
+      deps,
+      signal,
+      onProgress,
+      onAnswered,
+    );
+  }
   const started = deps.clock.now();
   const { request, queryHash, now } = parseArguments(args, deps.config, deps.guard, started);
   const render = (page: Page): SearchOutput => {
@@ -139,7 +155,7 @@ export async function searchByTime(
     ...(fits ? { fits } : {}),
     ...(onAnswered ? { onAnswered } : {}),
   });
-  return { output: render(page), request, cutForSize: page.cutForSize, hung: page.hung };
+  return { output: render(page), request, cutForSize: page.cutForSize, hung: page.hung, queryHash };
 }
 
 /**
