@@ -84,9 +84,7 @@ export function errorText(error: ToolError, now?: number): string {
 }
 
 /** The server's time as data: UTC, local words, the zone's name and offset. */
-export function serverClock(
-  now: number,
-): ServerClock {
+export function serverClock(now: number): ServerClock {
   const name = serverTimeZone();
   const { time, offset } = localTime(now, name);
   return { serverTime: formatTime(now), localTime: time, timeZone: { name, offset } };

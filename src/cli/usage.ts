@@ -52,5 +52,5 @@ Search options (the fs.search_by_time arguments):
       --utc                              show the table's times in UTC
 
 Times in the table are in this machine's time zone (TZ), named in the header, or UTC with
---utc; --within, --period and the window line use the same zone. Exit status: 0 found (or nothing found), 1 the search was refused (ErrorCode on
-stderr), 2 bad usage or configuration.`;
+--utc; --within, --period and the window line use the same zone. Exit status: 0 found (or
+nothing found), 1 the search was refused (ErrorCode on stderr), 2 bad usage or configuration.`;

@@ -84,7 +84,6 @@ export async function searchAllRoots(
   const tagged = results.flatMap((r, i) =>
     (r?.output.matches ?? []).map((match) => ({ match, i, key: keyOf(match, i, field) }))
   ).sort((a, b) => order(a.key, b.key));
-  const count = (s: SetPosition | null) => s?.counted ?? 0;
   // A root's page cut short by a server limit holds matches in walk order (contract §11): it
   // is taken whole or not at all, or a later page would lose what it had not taken.
   const partial = results.map((r) => r?.output.stats.truncated === true);
@@ -118,7 +117,7 @@ export async function searchAllRoots(
       );
     });
     const more = next.some((c) => c !== null);
-    const counted = count(set) + taken.length;
+    const counted = (set?.counted ?? 0) + taken.length;
     const nextCursor = more ? encodeSetCursor(sort, { roots: next, from, to, counted }) : null;
     return { taken, nextCursor, counted };
   };
