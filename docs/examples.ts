@@ -58,8 +58,12 @@ export async function makeExampleTree(root: string = EXAMPLE_ROOT): Promise<void
 const JUST_NOW = "scans/receipt.pdf";
 const JUST_NOW_BYTES = 3_000_000;
 
-/** One example: its words and its request (`CURSOR_FROM_<id>`: the cursor example `id` returned). */
+/**
+ * One example: its words and its request (`CURSOR_FROM_<id>`, `CLOCK_FROM_<id>`: the
+ * cursor or the clock example `id` returned), and what is changed on disk before it.
+ */
 export interface Example {
+  before?: (root: string) => Promise<void>;
   title: string;
   text: string;
   request: Record<string, unknown>;
@@ -176,6 +180,29 @@ export const EXAMPLES: Example[] = [
       to: "2025-12-15T00:00:00Z",
     }),
   },
+  {
+    title: "What changed since an earlier answer",
+    text:
+      "Every answer carries each root's `clock` (here the one `fs.list_roots` gave above). Meanwhile a note was written, `todo.txt` deleted and the report renamed: `fs.changes_since` names each net change once, deletions and renames included, and gives the clock to ask with next time.",
+    before: async (root) => {
+      await Deno.writeTextFile(path.join(root, "notes", "2025-12-15 standup.md"), "standup\n");
+      await Deno.remove(path.join(root, "todo.txt"));
+      await Deno.rename(
+        path.join(root, "reports", "q4.pdf"),
+        path.join(root, "reports", "2025-q4.pdf"),
+      );
+    },
+    request: call(13, "fs.changes_since", { since: "CLOCK_FROM_2" }),
+  },
+  {
+    title: "A clock the server cannot follow: a fresh start",
+    text:
+      "A clock from another run of the server (it restarted), or one too old for the journal, cannot say what was removed: the answer is a fresh instance, says why, and lists what times alone can tell.",
+    request: call(14, "fs.changes_since", {
+      since: "fts1.00000000abcd.1.1.0.miz8t1c0",
+      path: "notes",
+    }),
+  },
 ];
 
 /** Runs the examples against a fresh server; returns the Markdown. */
@@ -206,13 +233,19 @@ export async function render(): Promise<string> {
   const send = (m: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(m) + "\n"));
   const out: string[] = [HEADER.replace("EXAMPLE_ROOT", EXAMPLE_ROOT)];
   const cursors = new Map<number, string>();
+  const clocks = new Map<number, string>();
   for (const example of EXAMPLES) {
+    await example.before?.(EXAMPLE_ROOT);
     let text = JSON.stringify(example.request);
     for (const [id, cursor] of cursors) text = text.replace(`CURSOR_FROM_${id}`, cursor);
+    for (const [id, clock] of clocks) text = text.replace(`CLOCK_FROM_${id}`, clock);
     await send(JSON.parse(text));
     const reply = JSON.parse(await nextLine());
     const next = reply.result?.structuredContent?.nextCursor;
     if (typeof next === "string") cursors.set(reply.id, next);
+    const clock = reply.result?.structuredContent?.clock ??
+      reply.result?.structuredContent?.roots?.[0]?.clock;
+    if (typeof clock === "string") clocks.set(reply.id, clock);
     if (example.request.method === "initialize") {
       await send({ jsonrpc: "2.0", method: "notifications/initialized" });
       // The index is built in the background at start-up: the examples begin once it is

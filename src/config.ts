@@ -9,7 +9,7 @@ import {
   normalizeAbsolute,
   type PathRules,
 } from "./security/path_guard.ts";
-import { ConfigError, readChoice, readGlobs, readInteger } from "./config_values.ts";
+import { ConfigError, readChoice, readDuration, readGlobs, readInteger } from "./config_values.ts";
 
 export { ConfigError };
 
@@ -50,6 +50,8 @@ export interface Config {
   respectIgnoreFiles: boolean;
   /** `INDEX` and `INDEX_MAX_ENTRIES` (contract §18). */
   index: { mode: IndexMode; maxEntries: number };
+  /** `CHANGES_MAX_ENTRIES` and `CHANGES_MAX_AGE`: each root's journal's bounds (§24). */
+  changes: { maxEntries: number; maxAgeMs: number };
 }
 
 /**
@@ -60,6 +62,9 @@ export type IndexMode = "on" | "lazy" | "off";
 
 /** The default of `INDEX_MAX_ENTRIES`. */
 export const DEFAULT_INDEX_MAX_ENTRIES = 2_000_000;
+
+/** The defaults of `CHANGES_MAX_ENTRIES` and `CHANGES_MAX_AGE` (contract §24). */
+export const DEFAULT_CHANGES = Object.freeze({ maxEntries: 200_000, maxAgeMs: 86_400_000 });
 
 /** The default of `MAX_RESULT_CHARS`, and its least value. */
 export const DEFAULT_MAX_RESULT_CHARS = 40_000;
@@ -89,6 +94,8 @@ export const ENV_VARIABLES = [
   "RESPECT_IGNORE_FILES",
   "INDEX",
   "INDEX_MAX_ENTRIES",
+  "CHANGES_MAX_ENTRIES",
+  "CHANGES_MAX_AGE",
 ] as const;
 
 /** Where {@linkcode loadConfig} reads from; the defaults are the real ones. */
@@ -205,6 +212,10 @@ export function loadConfig(sources: ConfigSources): Config {
     mode: readChoice(sources.env, "INDEX", ["on", "lazy", "off"] as const),
     maxEntries: readInteger(sources.env, "INDEX_MAX_ENTRIES", 1, DEFAULT_INDEX_MAX_ENTRIES),
   };
+  const changes = {
+    maxEntries: readInteger(sources.env, "CHANGES_MAX_ENTRIES", 1, DEFAULT_CHANGES.maxEntries),
+    maxAgeMs: readDuration(sources.env, "CHANGES_MAX_AGE", DEFAULT_CHANGES.maxAgeMs),
+  };
   return {
     roots,
     defaultRoot,
@@ -214,6 +225,7 @@ export function loadConfig(sources: ConfigSources): Config {
     exclude,
     respectIgnoreFiles,
     index,
+    changes,
   };
 }
 

@@ -49,6 +49,19 @@ export function readInteger(
   return value;
 }
 
+/** A duration: whole seconds, or a whole number with `s`, `m`, `h` or `d` (`fallback` ms when unset). */
+export function readDuration(env: Env, name: string, fallback: number): number {
+  const raw = (env(name) ?? "").trim();
+  if (raw === "") return fallback;
+  const m = /^(\d+)\s*([smhd]?)$/.exec(raw);
+  const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86_400 }[m?.[2] ?? ""]!;
+  const ms = m ? Number(m[1]) * unit * 1000 : NaN;
+  if (!Number.isSafeInteger(ms) || ms < 1000) {
+    throw new ConfigError(`${name} must be a duration such as 3600, 90m, 24h or 7d, not '${raw}'.`);
+  }
+  return ms;
+}
+
 /** Globs separated by `;`, each checked like a call's `glob` (contract §9, §17). */
 export function readGlobs(env: Env, name: string): string[] {
   const globs = (env(name) ?? "").split(";").map((s) => s.trim()).filter((s) => s !== "");

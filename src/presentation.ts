@@ -36,6 +36,7 @@ export const NOTE_CODES = [
   "AbsoluteGlob",
   "GlobFromRoot",
   "GlobTopLevel",
+  "FreshInstance",
 ] as const;
 export type NoteCode = typeof NOTE_CODES[number];
 

@@ -20,6 +20,11 @@ function stable(markdown: string): string {
     .replace(/("(from|to|modifiedAt)": )"(?!2025-)[^"]*"/g, '$1"…"')
     .replace(/(\\"(from|to|modifiedAt)\\":)\\"(?!2025-)[^"\\]*\\"/g, '$1\\"…\\"')
     .replace(/Window: (since|from) (?!2025-)[^.]*\./g, "Window: …")
+    // Clocks name the server run (a random id) and when they were given; changes since one
+    // given now are since now.
+    .replace(/fts1\.(?!00000000abcd)[0-9a-f]{12}\.[0-9a-z.\-]+/g, "fts1.…")
+    .replace(/("since\\?": ?\\?")(?!2025-)[^"\\]*/g, "$1…")
+    .replace(/since (?!2025-)[0-9-]+ [0-9:]+ local time/g, "since … local time")
     // Cursors carry when their paging sequence began.
     .replace(/("(next)?[cC]ursor\\?": ?\\?")[A-Za-z0-9_-]+/g, "$1…");
 }

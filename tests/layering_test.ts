@@ -146,11 +146,13 @@ Deno.test("layering: no folder of src/ holds more than 12 modules", () => {
 
 Deno.test("layering: the rooms are the ones the README describes", () => {
   assert.deepEqual([...rooms().keys()].sort(), [
+    "changes",
     "cli",
     "index",
     "index/answer",
     "index/cache",
     "index/fill",
+    "index/journal",
     "index/store",
     "index/watch",
     "mcp",

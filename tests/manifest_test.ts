@@ -12,7 +12,8 @@ import manifest from "../manifest.json" with { type: "json" };
 import { layOut, platformOf } from "../.github/scripts/bundle.ts";
 import { LIST_ROOTS_TOOL } from "../src/mcp/list_roots.ts";
 import { styledName } from "../src/mcp/tool_names.ts";
-import { SEARCH_TOOL } from "../src/mcp/tool_schema.ts";
+import { SEARCH_TOOL } from "../src/mcp/search_tool.ts";
+import { CHANGES_TOOL } from "../src/mcp/changes_tool.ts";
 import { searchThrough, standInBinary } from "./helpers/clients.ts";
 import { childEnv } from "./helpers/spawn.ts";
 import { makeTree, T0 } from "./helpers/tree.ts";
@@ -23,7 +24,7 @@ Deno.test("manifest.json names the server's version and its tools as clients lis
   assert.equal(manifest.server.mcp_config.env.TOOL_NAMES, "underscore");
   assert.deepEqual(
     manifest.tools.map((t) => t.name),
-    [SEARCH_TOOL, LIST_ROOTS_TOOL].map((t) => styledName(t.name, "underscore")),
+    [SEARCH_TOOL, CHANGES_TOOL, LIST_ROOTS_TOOL].map((t) => styledName(t.name, "underscore")),
   );
   assert.equal(manifest.user_config.folders.type, "directory");
   assert.equal(manifest.user_config.folders.multiple, true);

@@ -33,6 +33,8 @@ import { NO_ORDER, noCookies } from "./index_words.ts";
 import type { IndexStatus, LiveIndexOptions, RootState } from "./live_index_options.ts";
 import { IndexStopped, RootKeeper } from "./root_keeper.ts";
 import type { RootIndex } from "./root_record.ts";
+import type { JournalAnswer, JournalQuery } from "./journal/mod.ts";
+import { JOURNAL_REPLY_MS, journalReply } from "./journal_reply.ts";
 
 /**
  * With `eager`, roots start once no call has run for 250 ms; after 2 s, in the first gap
@@ -97,6 +99,47 @@ export class LiveIndex implements Scanner {
       this.#answers.walk(path, why, options.onAnswered);
       return await this.#walk.run(withTimeSpent(request, this.#clock.now() - madeAt), options);
     } finally {
+      this.#calls.end(this.#clock.now());
+    }
+  }
+
+  /**
+   * The root's journal position as of its index's last answer, and its epoch (contract §24),
+   * while its index is ready; `null` otherwise (its clock then names a time only).
+   */
+  journalOf(path: string): { epoch: number; position: number } | null {
+    const root = this.#keeper.get(path);
+    const journal = root?.status.journal;
+    if (root?.status.state !== "ready" || !journal || journal.start === null) return null;
+    return { epoch: root.epoch, position: journal.position };
+  }
+
+  /**
+   * Puts a changes call's question to the root's journal, after the barrier (so every
+   * change made before the call is in it): its answer with the journal's epoch, or why
+   * the journal cannot answer (the root is not ready, the barrier did not pass).
+   */
+  async askJournal(
+    path: string,
+    query: JournalQuery,
+    signal?: AbortSignal,
+  ): Promise<{ answer: JournalAnswer; epoch: number } | string> {
+    const root = this.#keeper.get(path);
+    if (!root || root.status.state !== "ready") return whyWalking(this.#statusOf(path));
+    this.#calls.begin();
+    const leave = await root.turns.take(this.#options.waitMs ?? 1000, signal);
+    try {
+      if (!leave) return "its index was busy with another call";
+      const passed = await root.watch?.barrier(this.#options.barrierMs ?? 2000, signal);
+      if (signal?.aborted) throw signal.reason;
+      if (!passed || root.status.state !== "ready" || !root.index) return whyWalking(root.status);
+      const epoch = root.epoch;
+      const reply = await journalReply(root.index, query, JOURNAL_REPLY_MS);
+      if (reply === null) return "its journal did not answer in time";
+      this.#keeper.indexReport(root, reply.report);
+      return { answer: reply.answer, epoch };
+    } finally {
+      leave?.();
       this.#calls.end(this.#clock.now());
     }
   }

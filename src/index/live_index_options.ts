@@ -33,12 +33,17 @@ export interface IndexStatus {
    */
   watches?: number;
   memoryBytes?: number;
+  /**
+   * Its journal of changes (contract §24), as of its last answer: the position now, the
+   * first one answered exactly (`null`: none yet), the steps kept and their heap bytes.
+   */
+  journal?: { position: number; start: number | null; steps: number; memoryBytes: number };
 }
 
 /** Where a root's index stands, without its calls. */
 export type RootState = Pick<
   IndexStatus,
-  "state" | "entries" | "reason" | "checkedWhole" | "watches" | "memoryBytes"
+  "state" | "entries" | "reason" | "checkedWhole" | "watches" | "memoryBytes" | "journal"
 >;
 
 /** Options of {@linkcode LiveIndex}. */
@@ -80,6 +85,8 @@ export interface LiveIndexOptions {
   indexWorkerUrl?: URL;
   /** The fill helper's module (fill_worker.ts). Default: the real one. */
   fillWorkerUrl?: URL;
+  /** Each root's journal's bounds (`CHANGES_MAX_ENTRIES`, `CHANGES_MAX_AGE`). Default: contract §24's. */
+  changes?: { maxEntries: number; maxAgeMs: number };
   /** Told of every batch of changes once it is on its way to the index (for tests). */
   onChanges?: (paths: string[], rescan: boolean) => void;
 }

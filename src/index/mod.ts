@@ -17,6 +17,7 @@
  */
 export { Answers } from "./answers.ts";
 export { LiveIndex } from "./live_index.ts";
+export type { ChangeRecord, JournalAnswer, JournalQuery } from "./journal/mod.ts";
 export {
   kernelQueueLimit,
   makePrivateFolder,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Root } from "../config.ts";
+import { DEFAULT_CHANGES, type Root } from "../config.ts";
 import { ToolError } from "../errors.ts";
 import { type Clock, systemClock } from "../ports/mod.ts";
 import { hostRules } from "../security/mod.ts";
@@ -73,7 +73,8 @@ export class RootKeeper {
     }
   }
 
-  #indexReport(root: RootIndex, report: IndexReport): void {
+  /** What an index worker said of its index with an answer (contract §18, §24). */
+  indexReport(root: RootIndex, report: IndexReport): void {
     if (report.special) {
       root.inflight = null; // its answer stands: it was given before the watch could block
       return this.#stop(root, SPECIAL_FILES);
@@ -89,6 +90,8 @@ export class RootKeeper {
       root.status.entries = report.entries;
       root.status.watches = report.watches;
       root.status.memoryBytes = report.memoryBytes;
+      const { position, start, steps, bytes } = report.journal;
+      root.status.journal = { position, start, steps, memoryBytes: bytes };
       if (report.checkedWhole !== null) {
         root.status.checkedWhole = new Date(report.checkedWhole).toISOString();
       }
@@ -192,12 +195,17 @@ export class RootKeeper {
       const outcome = await task.outcome.finally(endFeed);
       if (root.status.state !== "building" || root.index !== worker) return; // stopped meanwhile
       if (root.rebuild) return void this.#build(root, "events were lost");
-      const { entries, watches, memoryBytes } = root.status;
+      const { entries, watches, memoryBytes, journal } = root.status;
+      const position = journal?.position ?? 0; // it does not move until the journal begins
       root.status = {
         state: "ready",
         entries,
         ...(watches === undefined ? {} : { watches, memoryBytes }),
+        journal: { position, start: position, steps: 0, memoryBytes: 0 },
       };
+      // Its journal begins now (contract §24): clocks of earlier epochs are fresh starts.
+      root.epoch++;
+      worker?.postMessage({ type: "journal" } satisfies IndexControl);
       root.failedFills = 0;
       const ms = this.#clock.now() - started;
       this.#options.log("info", readyLine(root.number, root.status.entries, ms, outcome));
@@ -251,7 +259,7 @@ export class RootKeeper {
         if (!keep && root.index === worker) this.#dropIndex(root); // stuck: start afresh
         leave();
       },
-      onReport: (report) => this.#indexReport(root, report as IndexReport),
+      onReport: (report) => this.indexReport(root, report as IndexReport),
     });
     root.inflight = task;
     return task;
@@ -261,7 +269,15 @@ export class RootKeeper {
     const url = this.#options.indexWorkerUrl ?? WORKER_MODULES.index;
     const worker = spawnSandboxed(url, this.#options.readPaths);
     const { maxEntries } = this.#options;
-    worker.postMessage({ type: "record", maxEntries, unwatched: root.unwatched } as IndexControl);
+    const { maxEntries: maxSteps, maxAgeMs } = this.#options.changes ?? DEFAULT_CHANGES;
+    worker.postMessage(
+      {
+        type: "record",
+        maxEntries,
+        unwatched: root.unwatched,
+        journal: { maxSteps, maxAgeMs },
+      } satisfies IndexControl,
+    );
     return worker;
   }
 

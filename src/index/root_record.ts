@@ -29,6 +29,11 @@ export interface RootIndex {
   unwatched: readonly string[];
   /** Fills that failed in a row (each tried again after a longer wait, up to a bound). */
   failedFills: number;
+  /**
+   * Bumped each time the root becomes ready (its journal begins anew, contract §24): a
+   * clock of another epoch is from before a loss or a restart of its index.
+   */
+  epoch: number;
 }
 
 /** The index of root `where`, the `number`-th: not started. */
@@ -45,5 +50,6 @@ export function newRootIndex(number: number, where: Root): RootIndex {
     rebuild: false,
     failedFills: 0,
     unwatched: [],
+    epoch: 0,
   };
 }

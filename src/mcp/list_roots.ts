@@ -10,7 +10,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
 import type { IndexStatus } from "../index/mod.ts";
 import { serverClock, serverTime } from "../presentation.ts";
-import { SERVER_CLOCK_SCHEMA } from "./tool_schema.ts";
+import { CLOCK_SCHEMA, nullable, SERVER_CLOCK_SCHEMA } from "./tool_schema.ts";
 
 /** The tool's stable name. */
 export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";
@@ -38,6 +38,7 @@ export const LIST_ROOTS_TOOL: Tool = {
           properties: {
             path: { type: "string" },
             isDefault: { type: "boolean" },
+            clock: CLOCK_SCHEMA,
             index: {
               type: "object",
               additionalProperties: false,
@@ -69,6 +70,19 @@ export const LIST_ROOTS_TOOL: Tool = {
                   minimum: 0,
                   description:
                     "Bytes the root's index holds (its worker's heap in use and its columns), as of its last answer.",
+                },
+                journal: {
+                  type: "object",
+                  additionalProperties: false,
+                  description:
+                    "The journal fs.changes_since answers from, as of the index's last answer: its position now, the first one it answers exactly (null: none yet), the changes it keeps and their memory.",
+                  properties: {
+                    position: { type: "integer", minimum: 0 },
+                    start: nullable({ type: "integer", minimum: 0 }),
+                    steps: { type: "integer", minimum: 0 },
+                    memoryBytes: { type: "integer", minimum: 0 },
+                  },
+                  required: ["position", "start", "steps", "memoryBytes"],
                 },
               },
               required: ["state", "entries", "answers"],
@@ -118,11 +132,14 @@ export function listRoots(
   config: Config,
   now: number,
   index: IndexStatus[],
+  /** Each root's clock now (contract §24). */
+  clocks: string[],
   memory: { rss: number; heapUsed: number } = Deno.memoryUsage(),
 ): CallToolResult {
   const roots = config.roots.map((r, i) => ({
     path: r.path,
     isDefault: r === config.defaultRoot,
+    clock: clocks[i]!,
     index: index[i]!,
   }));
   const summary = `${roots.length} searchable folder${

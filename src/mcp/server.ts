@@ -13,14 +13,10 @@ import {
   ErrorCode as RpcErrorCode,
   ListToolsRequestSchema,
   McpError,
-  type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Config, readablePaths } from "../config.ts";
-import { ToolError } from "../errors.ts";
 import { systemClock } from "../ports/mod.ts";
-import { summaryLine } from "../presentation.ts";
-import { wordsRoom } from "../result_words.ts";
 import type { Guard } from "../security/mod.ts";
 import { HungRoots, WorkerScanner } from "../workers/mod.ts";
 import { Pager } from "../paging/mod.ts";
@@ -32,17 +28,19 @@ import {
   makePrivateFolder,
   removePrivateFolder,
 } from "../index/mod.ts";
-import type { ScanProgress } from "../walk/mod.ts";
-import { searchByTime, type SearchDeps } from "../search/mod.ts";
+import type { SearchDeps } from "../search/mod.ts";
+import { encodeClock, type Journals, newRunId } from "../changes/mod.ts";
 import { LineTransport } from "./line_transport.ts";
 import { indexOff, LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
 import { type Log, McpLog } from "./logging.ts";
-import { errorResult, successResult } from "./result.ts";
 import { SERVER_ICONS } from "./server_icon.ts";
 import { calledTool, styledTools } from "./tool_names.ts";
-import { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./tool_schema.ts";
+import { SEARCH_TOOL } from "./search_tool.ts";
+import { SEARCH_TOOL_NAME } from "./tool_schema.ts";
+import { CHANGES_TOOL, CHANGES_TOOL_NAME } from "./changes_tool.ts";
+import { changesCall, type HandlerExtra, searchCall, type ToolCallParams } from "./tool_calls.ts";
 
-const TOOLS = [SEARCH_TOOL, LIST_ROOTS_TOOL];
+const TOOLS = [SEARCH_TOOL, CHANGES_TOOL, LIST_ROOTS_TOOL];
 
 export type { Log };
 
@@ -52,6 +50,10 @@ export interface ServerDeps extends SearchDeps {
   log: McpLog;
   /** Each root's live index, for `fs.list_roots` (absent with `INDEX=off`). */
   indexStatus?: () => IndexStatus[];
+  /** This server run's id, which its clocks name (contract §24). */
+  run: string;
+  /** Each root's journal (absent with `INDEX=off`). */
+  journals?: Journals;
 }
 
 /**
@@ -60,46 +62,6 @@ export interface ServerDeps extends SearchDeps {
  * (registering that schema directly would answer -32603 instead).
  */
 const AnyToolCall = z.object({ method: z.literal("tools/call") }).passthrough();
-
-interface ToolCallParams {
-  name: string;
-  arguments?: unknown;
-  _meta?: { progressToken?: string | number };
-}
-
-/** The parts of the SDK's request-handler context we use. */
-interface HandlerExtra {
-  signal: AbortSignal;
-  sendNotification: (notification: ServerNotification) => Promise<void>;
-}
-
-/**
- * Sends `notifications/progress` for a call that asked for it (contract §12).
- * `flush()` waits until every one is sent: a client drops progress that arrives after
- * the call's answer, so the answer waits for them.
- */
-function progressReporter(token: string | number | undefined, extra: HandlerExtra): {
-  report?: (progress: ScanProgress) => void;
-  flush(): Promise<unknown>;
-} {
-  if (token === undefined) return { flush: () => Promise.resolve() };
-  const sent: Promise<void>[] = [];
-  return {
-    report: ({ scanned, files, directories }) => {
-      sent.push(
-        extra.sendNotification({
-          method: "notifications/progress",
-          params: {
-            progressToken: token,
-            progress: scanned,
-            message: `Scanning: ${files} files and ${directories} folders so far.`,
-          },
-        }).catch(() => {}), // the client may be gone; the call's own answer reports that
-      );
-    },
-    flush: () => Promise.all(sent),
-  };
-}
 
 /** Creates the server; connect it to a transport to serve. */
 export function createServer(deps: ServerDeps): Server {
@@ -131,63 +93,22 @@ export function createServer(deps: ServerDeps): Server {
       if (tool === LIST_ROOTS_TOOL_NAME) {
         const index = deps.indexStatus?.() ??
           deps.config.roots.map((r) => indexOff(offAnswers!.of(r.path)));
-        return listRoots(deps.config, deps.clock.now(), index);
+        const now = deps.clock.now();
+        const clocks = deps.config.roots.map((r, i) =>
+          encodeClock({
+            run: deps.run,
+            root: i + 1,
+            at: deps.journals?.journalOf(r.path) ?? null,
+            ms: now,
+          })
+        );
+        return listRoots(deps.config, now, index, clocks);
       }
+      if (tool === CHANGES_TOOL_NAME) return await changesCall(params, extra, deps);
       if (tool !== SEARCH_TOOL_NAME) {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
-      const progress = progressReporter(params._meta?.progressToken, extra);
-      // When a cancel arrives, to say how soon the scan stopped after it (contract §12).
-      let cancelledAt = 0;
-      extra.signal.addEventListener("abort", () => (cancelledAt = deps.clock.now()), {
-        once: true,
-      });
-      // Who answered (contract §18): the live index says; without one, every call walks.
-      let answeredBy = deps.indexStatus ? "a walk" : "a walk (INDEX=off)";
-      try {
-        const result = await searchByTime(
-          params.arguments,
-          {
-            ...deps,
-            maxResultChars: deps.config.maxResultChars,
-            wordsRoom: (request) => wordsRoom(request, deps.clock.now()),
-          },
-          extra.signal,
-          progress.report,
-          (by) => (answeredBy = by),
-        );
-        await progress.flush();
-        for (const root of result.roots ?? [result.request.root.path]) {
-          offAnswers?.walk(root, "INDEX=off");
-        }
-        const { stats } = result.output;
-        log.log(
-          "info",
-          `search: ${
-            summaryLine(result)
-          } Scanned ${stats.scannedFiles} files in ${stats.scannedDirectories} folders, ${stats.elapsedMs} ms. Answered by ${answeredBy}.`,
-        );
-        return successResult(result, deps.clock.now());
-      } catch (err) {
-        if (err instanceof ToolError) {
-          log.log("info", `search refused: ${err.code}.`);
-          return errorResult(err, deps.clock.now());
-        }
-        if (extra.signal.aborted) {
-          const ms = deps.clock.now() - cancelledAt;
-          log.log("info", `search cancelled: its scan stopped ${ms} ms after the cancel.`);
-          throw err;
-        }
-        log.log("error", `search failed: ${err instanceof Error ? err.name : "unknown"}`);
-        return errorResult(
-          new ToolError(
-            "IOFailure",
-            "The search failed unexpectedly.",
-            "Retry in a moment, or narrow 'path'.",
-          ),
-          deps.clock.now(),
-        );
-      }
+      return await searchCall(params, extra, deps, offAnswers);
     },
   );
   return server;
@@ -240,6 +161,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       eager: config.index.mode === "on",
       maxDepth: config.limits.maxDepth,
       maxEntries: config.index.maxEntries,
+      changes: config.changes,
       log: mcpLog.log,
       ...(options.watchWorkerUrl ? { watchWorkerUrl: options.watchWorkerUrl } : {}),
       ...(options.indexWorkerUrl ? { indexWorkerUrl: options.indexWorkerUrl } : {}),
@@ -252,7 +174,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     clock: systemClock,
     version: options.version,
     log: mcpLog,
-    ...(index ? { indexStatus: () => index.status() } : {}),
+    ...(index ? { indexStatus: () => index.status(), journals: index } : {}),
+    run: newRunId(),
     ...(guard ? { guard } : {}),
   });
   const transport = new LineTransport(options.input, options.output, { log });

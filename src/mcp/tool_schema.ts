@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { PERIODS } from "../query/mod.ts";
 import { NOTE_CODES } from "../presentation.ts";
 
@@ -149,7 +148,7 @@ export const SEARCH_INPUT_SCHEMA = {
  * as `type: [..., "null"]`, but portable to clients that map schemas onto a single-`type`
  * dialect (the MCP Inspector's `--strict` check warns about type arrays; contract §3, §23).
  */
-function nullable<const T extends Record<string, unknown>>(schema: T) {
+export function nullable<const T extends Record<string, unknown>>(schema: T) {
   return { anyOf: [schema, { type: "null" }] } as const;
 }
 
@@ -177,6 +176,31 @@ export const SERVER_CLOCK_SCHEMA = {
   },
 } as const;
 
+/** A root's clock (contract §24): what fs.changes_since takes as 'since'. */
+export const CLOCK_SCHEMA = {
+  type: "string",
+  description:
+    "The root's clock now: pass it as 'since' to fs.changes_since later to learn what was created, modified, renamed or removed after this answer.",
+} as const;
+
+/** Each fact of a summary line besides its count, with a stable code (contract §4). */
+export const NOTES_SCHEMA = {
+  type: "array",
+  description:
+    `Each fact the summary states besides the plain count, window and time, with a stable code (the first three say the count is a lower bound or unknown): ${
+      NOTE_CODES.join(", ")
+    }.`,
+  items: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      code: { type: "string", enum: NOTE_CODES },
+      message: { type: "string" },
+    },
+    required: ["code", "message"],
+  },
+} as const;
+
 /**
  * The words of the summary line as fields (contract §4), optional so that older clients
  * still validate: Claude Code, Codex and VS Code give a model only the structured result.
@@ -186,22 +210,7 @@ const WORDS_SCHEMA = {
     type: "string",
     description: "The one-line summary: what was found, the window, every note, the server time.",
   },
-  notes: {
-    type: "array",
-    description:
-      `Each fact the summary states besides the plain count, window and time, with a stable code (the first three say the count is a lower bound or unknown): ${
-        NOTE_CODES.join(", ")
-      }.`,
-    items: {
-      type: "object",
-      additionalProperties: false,
-      properties: {
-        code: { type: "string", enum: NOTE_CODES },
-        message: { type: "string" },
-      },
-      required: ["code", "message"],
-    },
-  },
+  notes: NOTES_SCHEMA,
   sort: { type: "string", enum: ["time_desc", "time_asc", "path_asc"] },
   window: nullable({
     type: "object",
@@ -255,6 +264,17 @@ export const SEARCH_OUTPUT_SCHEMA = {
       },
     },
     nextCursor: nullable({ type: "string" }),
+    clock: CLOCK_SCHEMA,
+    clocks: {
+      type: "array",
+      description: "With root '*': each root's clock (as 'clock' is for one root).",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        properties: { root: { type: "string" }, clock: CLOCK_SCHEMA },
+        required: ["root", "clock"],
+      },
+    },
     stats: {
       type: "object",
       additionalProperties: false,
@@ -275,37 +295,3 @@ export const SEARCH_OUTPUT_SCHEMA = {
   },
   required: ["timeField", "range", "matches", "nextCursor", "stats"],
 } as const;
-
-const DESCRIPTION = [
-  "Find recent, recently changed, newest or latest files (and optionally folders) by modified or created time,",
-  "under an allowed root: what changed today, this week or in the last 24 hours, what was created last week.",
-  "Common questions: 'what changed in the last 24 hours' is within: '24h' (or '7d', '2weeks');",
-  "'what changed today' is period: 'today' (or 'yesterday', 'this_week', 'last_month'...), in the server's time zone;",
-  "'the newest files' needs no window: sort 'time_desc' (the default) with a 'limit';",
-  "'big files changed this week' adds minSizeBytes.",
-  "For exact ranges, 'from' (inclusive) and 'to' (exclusive) take RFC 3339 date-times with an offset",
-  "(e.g. '2025-12-01T00:00:00Z'). Results carry times in UTC; range echoes the window used.",
-  "Each result's 'summary' states what was found, the window in the server's time zone and the server's current time; 'notes' say why a page is partial or empty, each with a code.",
-  "'glob' is matched against the whole root-relative path: '**/*.md' finds Markdown files at any depth, '*.md' only at the top; in any case unless it has an upper-case letter (smart case; 'caseSensitive' forces either).",
-  "'path' narrows the search to a folder relative to the root. Paths in results are root-relative with '/'.",
-  "Sort by time_desc (newest first, default), time_asc or path_asc; 'limit' is 1..1000 (default 100).",
-  "If 'nextCursor' is not null, call again with the same arguments plus 'cursor' set to it to get the next page;",
-  "stats.truncated true means the server's scan limit was reached and the page covers only part of the tree: keep paging.",
-  "Symbolic links are listed as files and never followed.",
-].join(" ");
-
-/** The tool as `tools/list` publishes it. */
-export const SEARCH_TOOL: Tool = {
-  name: SEARCH_TOOL_NAME,
-  title: "Find recent files by modified or created time",
-  description: DESCRIPTION,
-  inputSchema: SEARCH_INPUT_SCHEMA as unknown as Tool["inputSchema"],
-  outputSchema: SEARCH_OUTPUT_SCHEMA as unknown as NonNullable<Tool["outputSchema"]>,
-  annotations: {
-    title: "Find recent files by modified or created time",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
-};

@@ -91,6 +91,8 @@ export function parseArguments(
   config: Config,
   guard: Guard = strictGuard,
   callTime: number = Date.now(),
+  /** Also match entries created in the window (contract §24: a fresh instance). */
+  alsoCreated = false,
 ): ParsedArguments {
   // 1. shape
   const shape = argumentsShape.safeParse(raw ?? {});
@@ -225,6 +227,7 @@ export function parseArguments(
       respectIgnoreFiles: args.respectIgnoreFiles ?? config.respectIgnoreFiles,
       minSizeBytes,
       maxSizeBytes,
+      ...(alsoCreated ? { alsoCreated } : {}),
     },
   };
   const hash = queryHash(query);

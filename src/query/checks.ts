@@ -184,7 +184,10 @@ export function checkGlob(name: string, glob: string): void {
   }
 }
 
-export function checkTime(name: "from" | "to", value: string | undefined): number | null {
+export function checkTime(
+  name: "from" | "to" | "since",
+  value: string | undefined,
+): number | null {
   if (value === undefined) return null;
   const ms = parseDateTime(value);
   if (ms === undefined) {

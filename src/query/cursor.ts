@@ -36,8 +36,7 @@ export function encodeCursor(sort: Sort, position: Position, q: string): string 
   payload.q = q;
   if (position.chain !== undefined) payload.c = position.chain;
   if (position.counted !== undefined) payload.n = position.counted;
-  const bytes = new TextEncoder().encode(JSON.stringify(payload));
-  return bytesToBase64url(bytes);
+  return encodePayload(payload);
 }
 
 /**
@@ -148,7 +147,7 @@ export interface SetPosition {
 export function encodeSetCursor(sort: Sort, position: SetPosition): string {
   const { roots, from, to, counted } = position;
   const payload = { v: CURSOR_VERSION, s: sort, R: roots, F: from, T: to, n: counted };
-  return bytesToBase64url(new TextEncoder().encode(JSON.stringify(payload)));
+  return encodePayload(payload);
 }
 
 /**
@@ -204,7 +203,17 @@ export function peekChain(text: string): number | undefined {
   }
 }
 
-function parsePayload(text: string): Record<string, unknown> {
+/** Another tool's cursor (contract §24): its fields as opaque base64url JSON. */
+export function encodePayload(payload: Record<string, unknown>): string {
+  return bytesToBase64url(new TextEncoder().encode(JSON.stringify(payload)));
+}
+
+/**
+ * Reads {@linkcode encodePayload}'s text back.
+ *
+ * @throws {ToolError} `CursorInvalid` when it is not base64url JSON of an object.
+ */
+export function parsePayload(text: string): Record<string, unknown> {
   if (!BASE64URL.test(text) || text.length % 4 === 1 || text === "") {
     throw invalid("it is not base64url");
   }
@@ -226,7 +235,8 @@ function parsePayload(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function invalid(why: string): ToolError {
+/** `CursorInvalid`, saying why. */
+export function invalid(why: string): ToolError {
   return new ToolError(
     "CursorInvalid",
     `The cursor is not valid: ${why}.`,

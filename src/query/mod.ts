@@ -21,10 +21,15 @@ export {
   decodeCursor,
   decodeSetCursor,
   encodeCursor,
+  encodePayload,
   encodeSetCursor,
+  invalid as invalidCursor,
+  parsePayload,
   queryHash,
   type SetPosition,
 } from "./cursor.ts";
+export { argumentsShape } from "./arguments.ts";
+export { checkRoot, checkTime, invalidArgument } from "./checks.ts";
 export { closestName } from "./hints.ts";
 export { compileGlob, GlobSyntaxError, isCaseSensitive, type PathMatcher } from "./glob.ts";
 export {

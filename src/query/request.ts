@@ -49,6 +49,11 @@ export interface Filter {
   minSizeBytes: number | null;
   /** Files of fewer than this many bytes only; folders never match then (§22). */
   maxSizeBytes: number | null;
+  /**
+   * With `timeField` "modified": an entry whose created time is in the window matches too
+   * (a fresh instance of `fs.changes_since`, contract §24). Never a tool argument.
+   */
+  alsoCreated?: boolean;
 }
 
 /**
@@ -96,6 +101,7 @@ export const QUERY_ARGUMENTS: {
     respectIgnoreFiles: ["respectIgnoreFiles"],
     minSizeBytes: ["minSizeBytes"],
     maxSizeBytes: ["maxSizeBytes"],
+    alsoCreated: [], // fs.changes_since's `since`, never a search argument
   },
 };
 

@@ -30,9 +30,13 @@ export function serverTimeZone(): string {
 }
 
 /** An instant in a zone, as people read it: `2026-11-23 06:10`, and the zone's offset then. */
-export function localTime(ms: number, zone: string): { time: string; offset: string } {
+export function localTime(
+  ms: number,
+  zone: string,
+  smallestUnit: "minute" | "second" = "minute",
+): { time: string; offset: string } {
   const zoned = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(zone);
-  const time = zoned.toPlainDateTime().toString({ smallestUnit: "minute" }).replace("T", " ");
+  const time = zoned.toPlainDateTime().toString({ smallestUnit }).replace("T", " ");
   return { time, offset: zoned.offset };
 }
 

@@ -35,6 +35,10 @@ export interface SearchOutput {
   range: { from: string | null; to: string | null };
   matches: MatchOutput[];
   nextCursor: string | null;
+  /** The root's clock as of this answer (contract §24), given by the server. */
+  clock?: string;
+  /** With `root: "*"`: each root's clock. */
+  clocks?: { root: string; clock: string }[];
   stats: {
     scannedFiles: number;
     scannedDirectories: number;
@@ -87,6 +91,8 @@ export interface SearchDeps {
    * its summary line, contract §4), kept free within `maxResultChars`. Default: none.
    */
   wordsRoom?: (request: SearchRequest) => number;
+  /** Also match entries created in the window (contract §24: a fresh instance). */
+  alsoCreated?: boolean;
 }
 
 /**
@@ -112,7 +118,13 @@ export async function searchByTime(
     );
   }
   const started = deps.clock.now();
-  const { request, queryHash, now } = parseArguments(args, deps.config, deps.guard, started);
+  const { request, queryHash, now } = parseArguments(
+    args,
+    deps.config,
+    deps.guard,
+    started,
+    deps.alsoCreated,
+  );
   const render = (page: Page): SearchOutput => {
     const { filter } = request;
     return {

@@ -42,8 +42,9 @@ export interface Exclusion {
   readonly refused: number;
   /**
    * Before a walk that starts below the root: reads the ignore files of the folders
-   * above the start (the walk lists only the start and below), and says whether the
-   * start itself, or a folder above it, is left out.
+   * above the start (the walk lists only the start and below; each folder once, however
+   * many starts are asked about), and says whether the start itself, or a folder above
+   * it, is left out.
    */
   excludesStart(startPath: string, startIsDirectory: boolean): boolean;
 }
@@ -92,6 +93,7 @@ export function compileExclusion(
   const rules = ignore({ ignorecase: false });
   const sep = hostRules.sep;
   let refused = 0;
+  const entered = new Set<string>();
   const addFile = (folderPath: string, abs: string) => {
     try {
       rules.add(fromRoot(folderPath, fs.readTextFile(abs, IGNORE_FILE_MAX_BYTES)));
@@ -120,6 +122,8 @@ export function compileExclusion(
     excludesStart(startPath, startIsDirectory) {
       const folders = startPath === "" ? [] : ["", ...ancestors(startPath)];
       for (const folder of folders) {
+        if (entered.has(folder)) continue; // asked again (of each change, contract §24)
+        entered.add(folder);
         const abs = absoluteOf(rootAbs, folder);
         const files = IGNORE_FILES.filter((name) => isRegularFile(fs, abs + sep + name));
         exclusion.enter(folder, abs, files);

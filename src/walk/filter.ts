@@ -72,9 +72,10 @@ export function compileFilter(filter: Filter): EntryFilter {
       const birth = info.birthtime?.getTime() ?? null;
       const created = birth === null || birth === 0 ? null : birth;
       const time = timeField === "modified" ? modified : created;
+      const out = (t: number) => (from !== null && t < from) || (to !== null && t >= to);
       if (time === null) {
         if (!includeUnknownTime) return "unknownTime";
-      } else if ((from !== null && time < from) || (to !== null && time >= to)) {
+      } else if (out(time) && !(filter.alsoCreated && created !== null && !out(created))) {
         return "outside";
       }
       return {

@@ -9,7 +9,8 @@
  * @module
  */
 export { type Collected, type EntryCounts, mergeShares, type ScanOutcome } from "./collector.ts";
-export { type Match } from "./filter.ts";
+export { compileExclusion } from "./exclusion.ts";
+export { compileFilter, type Match } from "./filter.ts";
 export {
   PLAIN,
   PROGRESS_INTERVAL_MS,

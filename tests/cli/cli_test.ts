@@ -86,6 +86,10 @@ Deno.test({
       delete out.serverTime;
       delete out.localTime;
     }
+    // The tool's answer names its root's clock in this server run (contract §24); a CLI
+    // run has no journal to name.
+    assert.match(fromTool.clock as string, /^fts1\./);
+    delete fromTool.clock;
     assert.deepEqual(fromCli, fromTool);
     assert.equal(typeof fromCli.nextCursor, "object");
   },

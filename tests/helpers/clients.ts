@@ -43,7 +43,9 @@ export async function standInBinary(env: Record<string, string> = {}): Promise<S
 }
 
 /** Waits until the first root's index is ready (not off), then asks it once. */
-async function indexAnswers(client: Client, [search, listRoots]: string[]): Promise<void> {
+async function indexAnswers(client: Client, names: string[]): Promise<void> {
+  const search = names[0];
+  const listRoots = names.at(-1);
   type Index = { state: string; reason?: string; answers?: { index: number } };
   const index = async () =>
     ((await client.callTool({ name: listRoots!, arguments: {} })).structuredContent as {
@@ -70,7 +72,9 @@ export async function searchThrough(transport: StdioClientTransport): Promise<st
     const underscore = names.includes("fs_search_by_time");
     assert.deepEqual(
       names,
-      underscore ? ["fs_search_by_time", "fs_list_roots"] : ["fs.search_by_time", "fs.list_roots"],
+      underscore
+        ? ["fs_search_by_time", "fs_changes_since", "fs_list_roots"]
+        : ["fs.search_by_time", "fs.changes_since", "fs.list_roots"],
     );
     if (underscore) { for (const name of names) assert.match(name, /^[a-zA-Z0-9_-]{1,64}$/); }
     const result = await client.callTool({

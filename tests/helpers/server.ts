@@ -141,6 +141,8 @@ export interface RootIndexInfo {
   /** What it costs: watches held and bytes (contract §4). */
   watches?: number;
   memoryBytes?: number;
+  /** Its journal of changes (contract §24). */
+  journal?: { position: number; start: number | null; steps: number; memoryBytes: number };
 }
 
 /** The first root's live index, from `fs.list_roots`. */

@@ -28,8 +28,8 @@ Deno.test({
       assert.deepEqual(
         names,
         style === "dotted"
-          ? ["fs.search_by_time", "fs.list_roots"]
-          : ["fs_search_by_time", "fs_list_roots"],
+          ? ["fs.search_by_time", "fs.changes_since", "fs.list_roots"]
+          : ["fs_search_by_time", "fs_changes_since", "fs_list_roots"],
       );
       if (style === "underscore") {
         for (const name of names) assert.match(name, CLIENT_NAME);

@@ -17,6 +17,18 @@ import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 
 /** The words people say when they want this tool (contract §4). */
+/** What people ask when they want to know what changed (contract §24). */
+const CHANGE_WORDS = [
+  "recent",
+  "what changed",
+  "since",
+  "created",
+  "modified",
+  "renamed",
+  "removed",
+  "deleted",
+];
+
 const WORDS = [
   "recent",
   "recently changed",
@@ -39,10 +51,11 @@ Deno.test({
     for (const style of ["dotted", "underscore"]) {
       await using conn = await connect({ ALLOW_ROOTS: tree.root, TOOL_NAMES: style });
       const { tools } = await conn.client.listTools();
-      assert.equal(tools.length, 2);
+      assert.equal(tools.length, 3);
       for (const tool of tools) {
         const text = `${tool.title} ${tool.description}`.toLowerCase();
-        const missing = WORDS.filter((w) => !text.includes(w));
+        const words = tool.name.includes("changes") ? CHANGE_WORDS : WORDS;
+        const missing = words.filter((w) => !text.includes(w));
         assert.deepEqual(missing, [], `${tool.name} lacks ${missing.join(", ")}`);
         assert.match(tool.title ?? "", /recent/i, `${tool.name}'s title`);
         assert.ok(

@@ -91,6 +91,6 @@ Deno.test({
       ["fast/b.txt"],
     );
     const list = await conn.client.listTools();
-    assert.equal(list.tools.length, 2);
+    assert.equal(list.tools.length, 3);
   },
 });

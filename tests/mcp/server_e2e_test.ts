@@ -213,6 +213,7 @@ Deno.test({
     const { tools } = await conn.client.listTools();
     assert.deepEqual(tools.map((t: { name: string }) => t.name), [
       "fs.search_by_time",
+      "fs.changes_since",
       "fs.list_roots",
     ]);
     const tool = tools[0]!;
@@ -352,6 +353,12 @@ Deno.test({
     assert.equal(summary, (result.content as { text: string }[])[0]!.text);
     assert.match(summary, new RegExp(`\\(${localTime} in ${timeZone.name}, UTC`));
     assert.ok(memory.rssBytes > 0);
+    // Each root's clock (contract §24): the run, the root; no journal position yet.
+    const roots = (listed as { roots: { clock?: string }[] }).roots;
+    const [clockA, clockB] = roots.map((r) => r.clock);
+    assert.match(clockA!, /^fts1\.[0-9a-f]{12}\.1\.-\.-\.[0-9a-z]+$/);
+    assert.match(clockB!, /^fts1\.[0-9a-f]{12}\.2\.-\.-\.[0-9a-z]+$/);
+    for (const r of roots) delete r.clock;
     assert.deepEqual(listed, {
       roots: [
         { path: a.root, isDefault: false, index: notYet },

@@ -15,7 +15,8 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import type { Config } from "../../src/config.ts";
 import { DEFAULT_LIMITS, DEFAULT_MAX_RESULT_CHARS } from "../../src/config.ts";
-import { SEARCH_INPUT_SCHEMA, SEARCH_TOOL } from "../../src/mcp/tool_schema.ts";
+import { SEARCH_INPUT_SCHEMA } from "../../src/mcp/tool_schema.ts";
+import { SEARCH_TOOL } from "../../src/mcp/search_tool.ts";
 import { argumentsShape, DEFAULT_LIMIT, parseArguments } from "../../src/query/arguments.ts";
 import { SORTS, TIME_FIELDS } from "../../src/query/request.ts";
 
@@ -46,6 +47,7 @@ const CONFIG: Config = {
   exclude: [],
   respectIgnoreFiles: false,
   index: { mode: "off", maxEntries: 1 },
+  changes: { maxEntries: 1, maxAgeMs: 1000 },
 };
 
 Deno.test("SEARCH_INPUT_SCHEMA and argumentsShape have the same property names", () => {

@@ -6,11 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { LIST_ROOTS_TOOL } from "../../src/mcp/list_roots.ts";
-import {
-  SEARCH_INPUT_SCHEMA,
-  SEARCH_OUTPUT_SCHEMA,
-  SEARCH_TOOL,
-} from "../../src/mcp/tool_schema.ts";
+import { SEARCH_INPUT_SCHEMA, SEARCH_OUTPUT_SCHEMA } from "../../src/mcp/tool_schema.ts";
+import { SEARCH_TOOL } from "../../src/mcp/search_tool.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { connect, textOf } from "../helpers/server.ts";
 import { makeTree } from "../helpers/tree.ts";

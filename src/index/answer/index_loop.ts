@@ -33,8 +33,9 @@ import {
   SWEEP_STEP_MS,
   TreeCache,
 } from "../cache/mod.ts";
-import type { IndexControl, IndexReport } from "./index_messages.ts";
+import type { IndexControl, IndexReport, JournalReply } from "./index_messages.ts";
 import { FedFs } from "../fill/mod.ts";
+import { type JournalBounds, RootJournal } from "../journal/mod.ts";
 
 /**
  * The share of the worker's heap limit the index may fill (docs/index.md: the rest is for
@@ -61,8 +62,9 @@ export class IndexUnsettled extends Error {
 }
 
 /** The worker's scope, as the index worker uses it. */
-export type IndexWorkerScope = Omit<WorkerScope, "onmessage"> & {
+export type IndexWorkerScope = Omit<WorkerScope, "onmessage" | "postMessage"> & {
   onmessage: ((event: MessageEvent<ScanTask | IndexControl>) => void) | null;
+  postMessage(message: Parameters<WorkerScope["postMessage"]>[0] | JournalReply): void;
 };
 
 /** Options of {@linkcode answerIndexScans}. */
@@ -94,6 +96,21 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   const background = new FolderSweep(); // in the background: entries too, 2% more
   const fed = new FedFs(base); // what the index reads from disk, fed while a fill runs
   let sweeping: ReturnType<typeof setInterval> | undefined;
+  /** Made with the held tree, begun once the root is ready (contract §24). */
+  let journal: RootJournal | null = null;
+  let bounds: JournalBounds = { maxSteps: Infinity, maxAgeMs: Infinity };
+  /** `at`: the journal's position when the answer began (its clock: contract §24). */
+  const report = (index: TreeCache | null, at = journal?.position ?? 0): IndexReport => ({
+    entries: !index ? 0 : index.overflowed ? index.overflowedAt : index.entries,
+    budgetBytes,
+    memoryBytes: getHeapStatistics().used_heap_size + (index?.offHeapBytes ?? 0),
+    watches: Math.max(0, (index?.folders ?? 0) - unwatched.length),
+    overflowed: index?.overflowed ?? null,
+    special: index?.special ?? false,
+    checkedWhole: background.wholeSince,
+    opened: index?.opened ?? false,
+    journal: journal?.state(at) ?? { position: at, start: null, steps: 0, bytes: 0 },
+  });
   scope.onmessage = (event) => {
     const message = event.data;
     if ("request" in message) {
@@ -109,27 +126,19 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       });
       if (maxEntries > 0) cache.record(true);
       const index = cache;
+      journal ??= new RootJournal(index, base, bounds, () => clock.now());
       // The background check of folders and entries, a step at a time (folder_sweep.ts).
       sweeping ??= setInterval(() => {
         folders.step(index, { ms: SWEEP_STEP_MS });
         background.step(index, { ms: SWEEP_STEP_MS, entries: true });
       }, SWEEP_EVERY_MS);
       const tools: ScanTools = { fs: index, clock, guard: strictGuard };
-      const report = (): IndexReport => ({
-        entries: index.overflowed ? index.overflowedAt : index.entries,
-        budgetBytes,
-        memoryBytes: getHeapStatistics().used_heap_size + index.offHeapBytes,
-        watches: Math.max(0, index.folders - unwatched.length),
-        overflowed: index.overflowed,
-        special: index.special,
-        checkedWhole: background.wholeSince,
-        opened: index.opened,
-      });
+      const at = journal.position; // what the scan reads is at least this new
       void answerScan(
         scope,
         tools,
         message,
-        report,
+        () => report(index, at),
         (request, plan, onProgress, checkpoint) => {
           sweep.step(index, { folders: ANSWER_SWEEP_FOLDERS });
           const budget = { checkpoint, countBudget };
@@ -139,15 +148,23 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
     } else if (message.type === "record") {
       maxEntries = message.maxEntries;
       unwatched = message.unwatched;
+      bounds = message.journal ?? bounds;
     } else if (message.type === "feed") {
       if (message.ring) fed.feed(message.ring);
       else fed.end();
+    } else if (message.type === "journal") {
+      journal?.begin();
+    } else if (message.type === "since") {
+      const answer = journal?.ask(message.query) ?? { fresh: "its index is not ready" };
+      scope.postMessage({ type: "since", id: message.id, answer, report: report(cache) });
     } else if (message.rescan) {
       fed.changed("all");
       cache?.clear();
+      journal?.clear();
     } else {
       fed.changed(message.changes);
-      cache?.apply(message.changes);
+      if (journal) journal.apply(message.changes);
+      else cache?.apply(message.changes);
     }
   };
 }

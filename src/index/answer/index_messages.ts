@@ -6,6 +6,7 @@
  * @module
  */
 import type { Change } from "../watch/mod.ts";
+import type { JournalAnswer, JournalBounds, JournalQuery } from "../journal/mod.ts";
 
 /** An index worker's report on its index, sent with each answer (contract §18). */
 export interface IndexReport {
@@ -31,6 +32,11 @@ export interface IndexReport {
    * and does not now, so the root's watch is set up again.
    */
   opened: boolean;
+  /**
+   * Its journal (contract §24): the position now, the first one answered exactly
+   * (`null` before the journal begins or after a loss), the steps kept and their memory.
+   */
+  journal: { position: number; start: number | null; steps: number; bytes: number };
 }
 
 /** Server to index worker. */
@@ -39,11 +45,29 @@ export type IndexControl =
    * Keep what scans read from now on (the watcher runs), up to `maxEntries`; the
    * `unwatched` folders are read from disk by every scan (watch_plan.ts).
    */
-  | { type: "record"; maxEntries: number; unwatched: readonly string[] }
+  | {
+    type: "record";
+    maxEntries: number;
+    unwatched: readonly string[];
+    /** The bounds of the root's journal of changes (contract §24). Default: none. */
+    journal?: JournalBounds;
+  }
   /**
    * Take what a fill helper writes into `ring` while the fill runs (fed_fs.ts); `null`:
    * the fill is over.
    */
   | { type: "feed"; ring: SharedArrayBuffer | null }
   /** Forget what these changes name; `rescan`: forget everything. */
-  | { type: "changes"; changes: Change[]; rescan: boolean };
+  | { type: "changes"; changes: Change[]; rescan: boolean }
+  /** The index is ready: its journal answers from here on (contract §24). */
+  | { type: "journal" }
+  /** A changes call's question to the journal (answered by a {@linkcode JournalReply}). */
+  | { type: "since"; id: number; query: JournalQuery };
+
+/** Index worker to server: the answer to a `since` question, with the index's report. */
+export interface JournalReply {
+  type: "since";
+  id: number;
+  answer: JournalAnswer;
+  report: IndexReport;
+}

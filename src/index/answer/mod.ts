@@ -3,8 +3,9 @@
  * each scan through the cache, checks the answer's folders on disk before giving it, and
  * keeps the index within its memory budget; and its messages.
  *
- * May import: index/cache, index/fill, index/watch, walk, workers, query, security, ports.
+ * May import: index/cache, index/fill, index/journal, index/watch, walk, workers, query,
+ * security, ports.
  *
  * @module
  */
-export type { IndexControl, IndexReport } from "./index_messages.ts";
+export type { IndexControl, IndexReport, JournalReply } from "./index_messages.ts";

@@ -59,7 +59,8 @@ export interface Dropped {
 export function focusOf(request: SearchRequest): Focus | null {
   const { from, to, timeField, exclude, respectIgnoreFiles } = request.filter;
   if (from === null && to === null && isWalkOrder(request.order)) return null;
-  if (exclude.length > 0 || respectIgnoreFiles) return null;
+  // Also created in the window: another time than the focus's could bring an entry in.
+  if (exclude.length > 0 || respectIgnoreFiles || request.filter.alsoCreated) return null;
   return { created: timeField === "created", from: from ?? -Infinity, to: to ?? Infinity };
 }
 

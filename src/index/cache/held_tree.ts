@@ -17,6 +17,8 @@
 import type { FsPort } from "../../ports/mod.ts";
 import { hostRules } from "../../security/mod.ts";
 import { folderTimeOnDisk } from "./folder_check.ts";
+import { HeldView } from "./held_view.ts";
+import { realFolder } from "./real_folder.ts";
 import { FolderTree, namesBytes, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
 import type { Change } from "../watch/mod.ts";
 
@@ -52,7 +54,8 @@ export class HeldTree {
   protected readonly base: FsPort;
   /** The disk itself, never a fill's feed. */
   protected readonly disk: FsPort;
-  protected readonly root: string;
+  /** The root's real path. */
+  readonly root: string;
   protected readonly tree: FolderTree;
   protected readonly maxEntries: number;
   /** Folders the watch leaves out, read from disk by every scan ({@linkcode forgetListing}). */
@@ -68,6 +71,13 @@ export class HeldTree {
   protected generation = 0;
   /** Held folders checked on disk during this scan (or read from it). */
   protected readonly verified = new Set<number>();
+  /**
+   * Told before the stat of `abs` is forgotten, or with `below`, everything below it too
+   * (the journal keeps what it would need of them, contract §24).
+   */
+  forgetting: ((abs: string, below: boolean) => void) | null = null;
+  /** Told, before it is forgotten, of a change the background check found with no event. */
+  unseen: ((abs: string) => void) | null = null;
 
   constructor(options: HeldTreeOptions) {
     this.base = options.base;
@@ -78,6 +88,11 @@ export class HeldTree {
     this.#maxBytes = options.maxBytes ?? Infinity;
     this.#heapNearlyFull = options.heapNearlyFull ?? (() => false);
     this.tree = new FolderTree(options.rootReal);
+  }
+
+  /** A look at what is held, reading nothing (the journal's images before a change). */
+  get view(): HeldView {
+    return new HeldView(this.tree, this.root);
   }
 
   /** Entries held. */
@@ -145,6 +160,7 @@ export class HeldTree {
     this.changed();
     if (path === this.root) return this.clear();
     const { parent, name } = this.tree.parentOf(path);
+    this.forgetting?.(path, true);
     this.tree.drop(parent, name);
     this.#unstat(path);
   }
@@ -179,6 +195,7 @@ export class HeldTree {
     const abs = this.tree.pathOf(folder);
     const now = folderTimeOnDisk(this.base, abs);
     if (now === this.tree.time(folder)) return true;
+    this.unseen?.(abs);
     this.changed();
     if (now === null) this.forget(abs, "remove"); // gone, or no longer a real folder
     else this.#relist(folder, abs);
@@ -242,11 +259,15 @@ export class HeldTree {
    * runtime's watch follows links) changes the real folder the link leads to.
    */
   protected forget(abs: string, kind: string, resolved = false): void {
-    if (abs === this.root) return this.clear(); // the root itself changed: start over
+    // The root's own change (its mode, its time): its listing is read again. Anything else
+    // of the root itself (removed, moved): start over.
+    if (abs === this.root) {
+      return kind === "modify" || kind === "access" ? this.tree.unlist(0) : this.clear();
+    }
     if (!abs.startsWith(this.root + hostRules.sep)) return;
     const { parent, dir, name } = this.tree.parentOf(abs);
     if (parent < 0 && !resolved) {
-      const real = this.#realFolder(dir);
+      const real = realFolder(this.base, this.root, dir);
       if (real !== null && real !== dir) {
         return this.forget(real + hostRules.sep + name, kind, true);
       }
@@ -257,27 +278,8 @@ export class HeldTree {
       return this.tree.unlist(this.tree.node(abs, false));
     }
     this.#relist(parent, dir);
+    this.forgetting?.(abs, true);
     this.tree.drop(parent, name);
-  }
-
-  /**
-   * The real path of folder `dir` (through links), or of the nearest folder above it that
-   * is still there with the rest of `dir` after it, when it lies inside the root; `null`
-   * when it leads out of the root.
-   */
-  #realFolder(dir: string): string | null {
-    const sep = hostRules.sep;
-    for (let end = dir.length; end > this.root.length; end = dir.lastIndexOf(sep, end - 1)) {
-      let real: string;
-      try {
-        real = this.base.realPath(dir.slice(0, end));
-      } catch {
-        continue; // gone: try the folder above
-      }
-      const at = real + dir.slice(end);
-      return at === this.root || at.startsWith(this.root + sep) ? at : null;
-    }
-    return dir;
   }
 
   /** Forgets a folder's listing and its own stat (both changed): read again when needed. */
@@ -290,6 +292,8 @@ export class HeldTree {
   #unstat(abs: string): void {
     const { parent, name } = this.tree.parentOf(abs);
     const e = this.tree.find(parent, name);
-    if (e >= 0) recordInfo(this.tree, parent, e, null);
+    if (e < 0) return;
+    this.forgetting?.(abs, false);
+    recordInfo(this.tree, parent, e, null);
   }
 }

@@ -16,4 +16,6 @@ export {
   SWEEP_EVERY_MS,
   SWEEP_STEP_MS,
 } from "./folder_sweep.ts";
+export { type HeldImage, HeldView } from "./held_view.ts";
+export { realFolder } from "./real_folder.ts";
 export { TreeCache } from "./tree_cache.ts";

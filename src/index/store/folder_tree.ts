@@ -137,6 +137,11 @@ export class FolderTree {
     return folder >= 0 && this.#rec.state[folder] === LISTED;
   }
 
+  /** Whether the folder's listing is held, or kept from before (names still known). */
+  kept(folder: number): boolean {
+    return folder >= 0 && this.#rec.state[folder]! >= KEPT;
+  }
+
   /** The time a held listing was read at. */
   time(folder: number): number {
     return this.#rec.time[folder]!;

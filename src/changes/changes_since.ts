@@ -1,0 +1,282 @@
+/**
+ * The `fs.changes_since` use case (contract §24): the net changes of a root since a clock
+ * or a time, from its index's journal when the journal reaches back that far and nothing
+ * was lost since; otherwise a fresh instance: what times alone can say (every entry
+ * modified or created since then), no removals, and why. Paged in path order; every page
+ * answers as of the first page's new clock.
+ *
+ * @module
+ */
+import type { Config } from "../config.ts";
+import { ToolError } from "../errors.ts";
+import type { Clock as TimeSource } from "../ports/mod.ts";
+import type { Guard } from "../security/mod.ts";
+import { formatTime } from "../query/mod.ts";
+import type { ChangeRecord, JournalAnswer, JournalQuery } from "../index/mod.ts";
+import type { Pager } from "../paging/mod.ts";
+import { type Clock, encodeClock } from "./clock.ts";
+import {
+  type ChangesCursor,
+  type ChangesRequest,
+  encodeChangesCursor,
+  parseChangesArguments,
+} from "./changes_arguments.ts";
+import { freshChanges } from "./fresh_changes.ts";
+
+/** One entry of `changes` in the outputSchema. */
+export interface ChangeOutput {
+  path: string;
+  change: ChangeRecord["change"];
+  isDirectory: boolean;
+  sizeBytes: number | null;
+  modifiedAt: string | null;
+  createdAt: string | null;
+  previousPath?: string;
+}
+
+/** `structuredContent` of a changes call, before its words (contract §24). */
+export interface ChangesOutput {
+  clock: string;
+  since: string;
+  freshInstance: boolean;
+  complete: boolean;
+  reason?: string;
+  changes: ChangeOutput[];
+  nextCursor: string | null;
+  stats: {
+    returned: number;
+    elapsedMs: number;
+    /** Changes of the whole answer, every page (from the journal). */
+    totalChanges?: number;
+    /** Of each kind, every page (from the journal). */
+    counts?: Record<ChangeRecord["change"], number>;
+    /** A fresh instance's scan: what it read, and whether a limit cut it short. */
+    scannedFiles?: number;
+    scannedDirectories?: number;
+    truncated?: boolean;
+  };
+}
+
+/** A changes call's answer, with what its words need. */
+export interface ChangesResult {
+  output: ChangesOutput;
+  request: ChangesRequest;
+}
+
+/** Each root's journal, as the live index offers it. */
+export interface Journals {
+  journalOf(path: string): { epoch: number; position: number } | null;
+  askJournal(
+    path: string,
+    query: JournalQuery,
+    signal?: AbortSignal,
+  ): Promise<{ answer: JournalAnswer; epoch: number } | string>;
+}
+
+/** What a changes call needs. */
+export interface ChangesDeps {
+  config: Config;
+  pager: Pager;
+  clock: TimeSource;
+  /** This server run's id (clock.ts). */
+  run: string;
+  /** The live index's journals; `null` with `INDEX=off`. */
+  journals: Journals | null;
+  guard?: Guard;
+  /** The most characters the output's JSON may have (contract §16). Default: no bound. */
+  maxResultChars?: number;
+  /** Characters the caller adds to the output (its words), kept free. Default 0. */
+  wordsRoom?: number;
+}
+
+/**
+ * Runs one changes call.
+ *
+ * @throws {ToolError} for invalid arguments or cursors, and what a fresh instance's scan throws.
+ */
+export async function changesSince(
+  args: unknown,
+  deps: ChangesDeps,
+  signal?: AbortSignal,
+): Promise<ChangesResult> {
+  const started = deps.clock.now();
+  const request = parseChangesArguments(args, deps.config, deps.guard, started);
+  const rootPath = request.search.root.path;
+  const root = deps.config.roots.findIndex((r) => r.path === rootPath) + 1;
+  const elapsed = () => Math.max(0, deps.clock.now() - started);
+  const limit = request.search.limit;
+  const cursor = request.cursor;
+  if (cursor?.fresh) {
+    const fresh = await freshChanges(args, deps, cursor.sinceMs, cursor.fresh.cursor, signal);
+    return done(fresh, cursor.clock, cursor.sinceMs, cursor.fresh.reason);
+  }
+  let reason: string;
+  let sinceMs: number;
+  if (cursor?.journal) {
+    const { epoch, since, until, after } = cursor.journal;
+    const asked = await ask({ position: since }, until, after);
+    if (typeof asked === "string" || "fresh" in asked.answer || asked.epoch !== epoch) {
+      throw new ToolError(
+        "CursorInvalid",
+        "The changes this cursor pages through are no longer kept: the root's index learned the tree again since the first page.",
+        "Call again without 'cursor', with the same 'since': the answer then says what can still be known.",
+      );
+    }
+    return fromJournal(asked.answer, epoch, cursor.clock, cursor.sinceMs);
+  }
+  const since = request.since;
+  if ("clock" in since) {
+    const c: Clock = since.clock;
+    sinceMs = c.ms;
+    const now = deps.journals?.journalOf(rootPath) ?? null;
+    reason = c.run !== deps.run
+      ? "the clock is from another run of the server"
+      : c.root !== root
+      ? "the clock is another root's"
+      : c.at === null
+      ? "the root was not indexed when the clock was given"
+      : deps.journals === null
+      ? "the index is off (INDEX=off)"
+      : now !== null && now.epoch !== c.at.epoch
+      ? "the root's index learned the tree again since the clock (events were lost, or its watch restarted)"
+      : "";
+    if (reason === "" && c.at !== null) {
+      const asked = await ask({ position: c.at.position }, null, null);
+      if (typeof asked === "string") reason = `its index cannot answer now: ${asked}`;
+      else if ("fresh" in asked.answer) reason = asked.answer.fresh;
+      else if (asked.epoch !== c.at.epoch) {
+        reason = "the root's index learned the tree again since the clock";
+      } else {return fromJournal(
+          asked.answer,
+          asked.epoch,
+          clockAt(asked.epoch, asked.answer.until),
+          c.ms,
+        );}
+    }
+  } else {
+    sinceMs = since.ms;
+    if (deps.journals === null) reason = "the index is off (INDEX=off)";
+    else {
+      const asked = await ask({ ms: since.ms }, null, null);
+      if (typeof asked === "string") reason = `its index cannot answer now: ${asked}`;
+      else if ("fresh" in asked.answer) reason = asked.answer.fresh;
+      else {return fromJournal(
+          asked.answer,
+          asked.epoch,
+          clockAt(asked.epoch, asked.answer.until),
+          since.ms,
+        );}
+    }
+  }
+  const clock = encodeClock({
+    run: deps.run,
+    root,
+    at: deps.journals?.journalOf(rootPath) ?? null,
+    ms: started,
+  });
+  const fresh = await freshChanges(args, deps, sinceMs, undefined, signal);
+  return done(fresh, clock, sinceMs, reason);
+
+  /** The clock of a journal's answer: its epoch, and the position it answered up to. */
+  function clockAt(epoch: number, position: number): string {
+    return encodeClock({ run: deps.run, root, at: { epoch, position }, ms: started });
+  }
+
+  function ask(from: JournalQuery["since"], until: number | null, after: string | null) {
+    const query: JournalQuery = {
+      since: from,
+      until,
+      startPath: request.search.start.path,
+      filter: request.search.filter,
+      after,
+      limit,
+    };
+    return deps.journals!.askJournal(rootPath, query, signal);
+  }
+
+  function fromJournal(
+    answer: Exclude<JournalAnswer, { fresh: string }>,
+    epoch: number,
+    clock: string,
+    sinceMs: number,
+  ): ChangesResult {
+    const changes = answer.changes.map(toOutput);
+    let more = answer.more;
+    const output = (): ChangesOutput => {
+      const last = changes.at(-1)?.path;
+      const next: ChangesCursor = {
+        clock,
+        sinceMs,
+        journal: { epoch, since: answer.since, until: answer.until, after: last ?? "" },
+      };
+      return {
+        clock,
+        since: formatTime(sinceMs),
+        freshInstance: false,
+        complete: true,
+        changes,
+        nextCursor: more && last !== undefined
+          ? encodeChangesCursor(next, request.queryHash)
+          : null,
+        stats: {
+          returned: changes.length,
+          elapsedMs: elapsed(),
+          totalChanges: answer.total,
+          counts: answer.counts,
+        },
+      };
+    };
+    while (changes.length > 1 && !fits(output())) {
+      changes.pop();
+      more = true;
+    }
+    return { output: output(), request };
+  }
+
+  function done(
+    fresh: Awaited<ReturnType<typeof freshChanges>>,
+    clock: string,
+    sinceMs: number,
+    why: string,
+  ): ChangesResult {
+    const next: ChangesCursor | null = fresh.nextCursor === null
+      ? null
+      : { clock, sinceMs, fresh: { reason: why, cursor: fresh.nextCursor } };
+    return {
+      output: {
+        clock,
+        since: formatTime(sinceMs),
+        freshInstance: true,
+        complete: false,
+        reason: why,
+        changes: fresh.changes,
+        nextCursor: next === null ? null : encodeChangesCursor(next, request.queryHash),
+        stats: {
+          returned: fresh.changes.length,
+          elapsedMs: elapsed(),
+          scannedFiles: fresh.scannedFiles,
+          scannedDirectories: fresh.scannedDirectories,
+          truncated: fresh.truncated,
+        },
+      },
+      request,
+    };
+  }
+
+  function fits(output: ChangesOutput): boolean {
+    const max = deps.maxResultChars;
+    return max === undefined || JSON.stringify(output).length <= max - 16 - (deps.wordsRoom ?? 0);
+  }
+}
+
+function toOutput(c: ChangeRecord): ChangeOutput {
+  return {
+    path: c.path,
+    change: c.change,
+    isDirectory: c.isDirectory,
+    sizeBytes: c.sizeBytes,
+    modifiedAt: c.modified === null ? null : formatTime(c.modified),
+    createdAt: c.created === null ? null : formatTime(c.created),
+    ...(c.previousPath === undefined ? {} : { previousPath: c.previousPath }),
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * What changed since (contract §24): the `fs.changes_since` use case, its arguments and
+ * cursors, its clocks, its words, and a fresh instance's answer from times.
+ *
+ * May import: index, search, paging, walk, query, security, ports, config.ts, errors.ts,
+ * presentation.ts.
+ *
+ * @module
+ */
+export { changesShape } from "./changes_arguments.ts";
+export {
+  type ChangeOutput,
+  type ChangesDeps,
+  type ChangesOutput,
+  type ChangesResult,
+  changesSince,
+  type Journals,
+} from "./changes_since.ts";
+export { type ChangesStructured, changesStructured, changesWords } from "./changes_words.ts";
+export { type Clock, decodeClock, encodeClock, newRunId } from "./clock.ts";

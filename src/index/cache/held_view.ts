@@ -1,0 +1,63 @@
+/**
+ * What the index holds of an entry, looked at without reading anything (contract §24: the
+ * journal's image of an entry before a change): its stat as held, absent (its folder's
+ * listing, held or kept from before, lacks it) or unknown; and the names a folder's listing
+ * held.
+ *
+ * @module
+ */
+import { DIR, type FolderTree } from "../store/mod.ts";
+import { hostRules } from "../../security/mod.ts";
+
+/** An entry as the index holds it: kind, size and times; `null` absent; "unknown". */
+export type HeldImage = { kind: number; size: number; mtime: number; birth: number } | null;
+
+/** A read-only look at a held tree. */
+export class HeldView {
+  readonly #tree: FolderTree;
+  readonly #root: string;
+
+  constructor(tree: FolderTree, rootReal: string) {
+    this.#tree = tree;
+    this.#root = rootReal;
+  }
+
+  /** What is held of the entry at `abs` (below the root). */
+  peek(abs: string): HeldImage | "unknown" {
+    if (!abs.startsWith(this.#root + hostRules.sep)) return "unknown";
+    const tree = this.#tree;
+    const { parent, name } = tree.parentOf(abs);
+    if (!tree.kept(parent)) return "unknown";
+    const e = tree.find(parent, name);
+    if (e < 0) return null;
+    const cols = tree.columns;
+    if (Number.isNaN(cols.mtime[e]!)) return "unknown";
+    return {
+      kind: cols.kind[e]!,
+      size: cols.size[e]!,
+      mtime: cols.mtime[e]!,
+      birth: cols.birth[e]!,
+    };
+  }
+
+  /**
+   * The names in the folder at `abs` as the index last listed it (held, or kept from before
+   * an event made it read again: names added since raised events), with whether each is a
+   * folder; `null` when it holds no listing of it.
+   */
+  names(abs: string): { name: string; isDirectory: boolean }[] | null {
+    const tree = this.#tree;
+    const folder = abs === this.#root
+      ? 0
+      : abs.startsWith(this.#root + hostRules.sep)
+      ? tree.node(abs, false)
+      : -1;
+    if (!tree.kept(folder)) return null;
+    const { first, count } = tree.run(folder);
+    const out = [];
+    for (let e = first; e < first + count; e++) {
+      out.push({ name: tree.nameOf(folder, e), isDirectory: (tree.columns.kind[e]! & DIR) !== 0 });
+    }
+    return out;
+  }
+}

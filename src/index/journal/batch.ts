@@ -1,0 +1,194 @@
+/**
+ * One batch of change events made into the journal's touches (contract §24): each entry an
+ * event names, the folder that holds it (its listing changed), everything known below a
+ * folder removed or moved (it went with it), and, under a folder moved, each entry under
+ * its new path renamed from its old one; each with its image before (what was known
+ * before the events, known.ts) and after (one `lstat` on disk once they are applied).
+ * A folder that appears (made, moved, or moved in from outside the root) is read below on
+ * disk: what it holds that no event named was created with it.
+ *
+ * @module
+ */
+import type { FsPort } from "../../ports/mod.ts";
+import { hostRules } from "../../security/mod.ts";
+import { DIR } from "../store/mod.ts";
+import type { Change } from "../watch/mod.ts";
+import { realFolder } from "../cache/mod.ts";
+import { type Image, lstatImage } from "./image.ts";
+import type { Touch } from "./journal.ts";
+import type { Known } from "./known.ts";
+
+/** The most entries read below one folder that appears in one batch. */
+export const NEW_FOLDER_MAX_ENTRIES = 100_000;
+
+interface Named {
+  /** An event named it, or a folder above it that was moved or removed. */
+  named: boolean;
+  written: boolean;
+  from?: string;
+  made: boolean;
+  before: Image | "unknown";
+}
+
+/**
+ * The touches of `changes` on the root at `rootReal`; `apply` makes the index forget what
+ * they name, between the look before and the reads after.
+ */
+export function batchTouches(
+  changes: readonly Change[],
+  known: Known,
+  disk: FsPort,
+  rootReal: string,
+  apply: () => void,
+  /** Told of each folder that appeared: the runtime watches it only once it has told us. */
+  appeared: (abs: string) => void = () => {},
+): Touch[] {
+  const sep = hostRules.sep;
+  const inside = (abs: string) => abs.startsWith(rootReal + sep);
+  const lstat = (abs: string) => disk.lstat(abs);
+  const named = new Map<string, Named>();
+  // An event under a link inside the root names the path the runtime's watch walked: it
+  // happened in the real folder the link leads to (never followed out of the root).
+  const resolve = (abs: string): string | null => {
+    if (!inside(abs)) return null;
+    const dir = abs.slice(0, abs.lastIndexOf(sep));
+    if (named.has(dir) || known.isFolder(dir)) return abs;
+    const real = realFolder(disk, rootReal, dir);
+    if (real === null) return null;
+    if (real !== dir || lstatImage(lstat, dir) !== null) return real + abs.slice(dir.length);
+    // Its folder is gone: one the runtime saw moved no further than its old name (moved into
+    // a folder not yet watched) still reports its events under that name.
+    const moved = known.movedTo(dir);
+    return moved === undefined ? abs : moved + abs.slice(dir.length);
+  };
+  const add = (given: string, written: boolean, made = false, from?: string, only = false) => {
+    const abs = resolve(given);
+    if (abs === null) return;
+    let n = named.get(abs);
+    if (!n) named.set(abs, n = { named: !only, written, made, before: known.image(abs) });
+    n.named ||= !only;
+    n.written ||= written;
+    n.made ||= made;
+    const source = from === undefined ? null : resolve(from);
+    if (source !== null) n.from = source;
+  };
+  const parentOf = (abs: string) =>
+    add(abs.slice(0, abs.lastIndexOf(sep)), false, false, undefined, true);
+  /** `from` moved to `to`, with everything known below it. */
+  const moved = (from: string, to: string) => {
+    known.moved(from, to);
+    add(from, false);
+    add(to, false, true, from);
+    for (const below of known.below(from)) {
+      add(below, false);
+      add(to + below.slice(from.length), false, true, below);
+    }
+    parentOf(from);
+    parentOf(to);
+  };
+  const gone: string[] = []; // named by a removal
+  const lone: string[] = []; // named by one end of a move
+  for (const { kind, paths } of changes) {
+    if (kind === "access") continue;
+    if (kind === "rename" && paths.length === 2) {
+      moved(paths[0]!, paths[1]!);
+      continue;
+    }
+    // Only a write (or a change of its mode) is a write: what else an event says shows in
+    // the entry's kind, size, times or inode; a folder's listing shows in its own time, so
+    // a folder is never counted as written.
+    for (const abs of paths) {
+      const at = kind === "remove" || kind === "rename" ? resolve(abs) : null;
+      if (at !== null) (kind === "remove" ? gone : lone).push(at);
+      add(abs, kind === "modify", kind === "create");
+      if (kind === "modify") continue;
+      for (const below of known.below(abs)) add(below, false);
+      parentOf(abs);
+    }
+  }
+  pairMoves(gone, lone);
+  /**
+   * A move whose two ends the runtime did not pair (they came apart, on a busy machine):
+   * paired here when one end arrived and exactly one entry of its kind went.
+   */
+  function pairMoves(gone: string[], lone: string[]): void {
+    const kindOf = (image: Image | "unknown") =>
+      image === null || image === "unknown" ? null : image.kind;
+    gone.push(...lone.filter((path) => lstatImage(lstat, path) === null));
+    for (const to of lone) {
+      const n = named.get(to);
+      const now = lstatImage(lstat, to);
+      if (!n || n.from !== undefined || now === null || n.before !== null) continue;
+      const from = gone.filter((g) =>
+        lstatImage(lstat, g) === null && kindOf(named.get(g)?.before ?? null) === now.kind &&
+        ![...named.values()].some((m) => m.from === g)
+      );
+      if (from.length === 1) moved(from[0]!, to);
+    }
+  }
+  apply();
+  const touches: Touch[] = [];
+  const rel = (abs: string) => known.rel(abs);
+  /** Whether a folder above `abs` was not there before this batch (then neither was it). */
+  const newBelow = (abs: string) => {
+    for (let d = abs.slice(0, abs.lastIndexOf(sep)); d.length > rootReal.length;) {
+      const above = named.get(d);
+      if (above && (above.before === null || (above.made && above.before === "unknown"))) {
+        return true;
+      }
+      d = d.slice(0, d.lastIndexOf(sep));
+    }
+    return false;
+  };
+  for (const [abs, n] of named) {
+    // Made in this batch and not known before, or below a folder that was not there: it
+    // was not there.
+    const before = n.before === "unknown" && (n.made || newBelow(abs)) ? null : n.before;
+    const after = lstatImage(lstat, abs);
+    // The disk may be ahead of the events: a folder no event named, found gone or no longer
+    // a folder, was moved or removed by a change whose event is still to come, and says so.
+    if (!n.named && (after === null || !(after.kind & DIR))) continue;
+    touches.push({
+      path: rel(abs),
+      before,
+      after,
+      written: n.written && !(after !== null && after.kind & DIR),
+      ...(n.from === undefined ? {} : { from: rel(n.from) }),
+    });
+    // A folder made or moved here: what it holds now and no event named was made with it.
+    if (after !== null && after.kind & DIR && (before === null || n.made)) {
+      appeared(abs);
+      for (const below of readBelow(disk, abs)) {
+        if (named.has(below)) continue;
+        touches.push({
+          path: rel(below),
+          before: null,
+          after: lstatImage(lstat, below),
+          written: false,
+        });
+      }
+    }
+  }
+  return touches;
+}
+
+/** Every entry below folder `abs` on disk, not through links, up to a bound. */
+export function readBelow(disk: FsPort, abs: string): string[] {
+  const out: string[] = [];
+  const folders = [abs];
+  while (folders.length > 0 && out.length < NEW_FOLDER_MAX_ENTRIES) {
+    const dir = folders.pop()!;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...disk.readDir(dir)];
+    } catch {
+      continue; // gone, or unreadable: a walk skips it too
+    }
+    for (const entry of entries) {
+      const path = dir + hostRules.sep + entry.name;
+      out.push(path);
+      if (entry.isDirectory && !entry.isSymlink) folders.push(path);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,192 @@
+/**
+ * One root's journal as its index worker keeps it (contract §24): made with the index's
+ * held tree (it records from the fill on, so that what the tree holds and what the journal
+ * took together know the whole tree), begun when the root is ready, cleared when the
+ * index forgets everything; each batch of events recorded around the tree's forgetting;
+ * a changes call's question answered.
+ *
+ * @module
+ */
+import type { FsPort } from "../../ports/mod.ts";
+import { hostRules } from "../../security/mod.ts";
+import type { TreeCache } from "../cache/mod.ts";
+import { DIR } from "../store/mod.ts";
+import type { Change } from "../watch/mod.ts";
+import { batchTouches, readBelow } from "./batch.ts";
+import { type Image, lstatImage } from "./image.ts";
+import { Journal, type Touch } from "./journal.ts";
+import { askJournal, type JournalAnswer, type JournalQuery } from "./journal_query.ts";
+import { Known } from "./known.ts";
+
+/**
+ * The most entries the journal keeps of a folder the held tree forgets with no event (its
+ * time moved under a scan): past it, the journal starts anew rather than hold a copy of
+ * a large part of the tree.
+ */
+export const REMEMBER_MOST = 20_000;
+
+/** The most folders that appeared kept to be read again before the next question. */
+const APPEARED_MOST = 10_000;
+
+/** The journal's bounds (`CHANGES_MAX_ENTRIES`, `CHANGES_MAX_AGE`). */
+export interface JournalBounds {
+  maxSteps: number;
+  maxAgeMs: number;
+}
+
+/** What a report says of a journal: see `IndexReport.journal`. */
+export interface JournalState {
+  position: number;
+  start: number | null;
+  steps: number;
+  bytes: number;
+}
+
+/** One root's journal, beside its held tree. */
+export class RootJournal {
+  readonly #cache: TreeCache;
+  readonly #disk: FsPort;
+  readonly #journal: Journal;
+  /** A batch of events is being applied: what it forgets, the batch itself keeps. */
+  #applying = false;
+  /** Folders that appeared since the last question, read again before it is answered. */
+  readonly #appeared = new Set<string>();
+
+  constructor(cache: TreeCache, disk: FsPort, bounds: JournalBounds, now: () => number) {
+    this.#cache = cache;
+    this.#disk = disk;
+    const sep = hostRules.sep;
+    this.#journal = new Journal({
+      ...bounds,
+      now,
+      held: (path) => {
+        const image = cache.view.peek(cache.root + sep + path.replaceAll("/", sep));
+        return image !== null && image !== "unknown";
+      },
+    });
+    cache.forgetting = (abs, below) => this.#forgetting(abs, below);
+    cache.unseen = (abs) => this.#unseen(abs);
+  }
+
+  /** The position now. */
+  get position(): number {
+    return this.#journal.position;
+  }
+
+  /** What a report says of it. */
+  state(at = this.position): JournalState {
+    const { start, steps, bytes } = this.#journal;
+    return { position: at, start: Number.isFinite(start) ? start : null, steps, bytes };
+  }
+
+  /** The root is ready: positions from now on are answered exactly. */
+  begin(): void {
+    this.#journal.begin();
+  }
+
+  /** The index forgot everything (events were lost): nothing before now is known. */
+  clear(): void {
+    this.#journal.clear();
+  }
+
+  /** Applies a batch of events to the held tree, and keeps what it did. */
+  apply(changes: readonly Change[]): void {
+    const cache = this.#cache;
+    const apply = () => {
+      this.#applying = true;
+      try {
+        cache.apply(changes);
+      } finally {
+        this.#applying = false;
+      }
+    };
+    const appeared = (abs: string) => {
+      this.#appeared.add(abs);
+      if (this.#appeared.size > APPEARED_MOST) {
+        this.#appeared.delete(this.#appeared.values().next().value!);
+      }
+    };
+    this.#journal.record(
+      batchTouches(changes, this.#known(), this.#disk, cache.root, apply, appeared),
+    );
+  }
+
+  /**
+   * The held tree is about to forget an entry, or a folder with what is below it, with no
+   * event the journal took: the journal keeps what they are, so as to know them when they
+   * change (a drop past {@linkcode REMEMBER_MOST} entries starts the journal anew).
+   */
+  #forgetting(abs: string, below: boolean): void {
+    if (this.#applying) return;
+    const known = this.#known();
+    const paths = below ? [abs, ...known.below(abs)] : [abs];
+    if (paths.length > REMEMBER_MOST) return this.#journal.restart();
+    for (const path of paths) {
+      const image = known.image(path);
+      if (image !== "unknown") this.#journal.remember(known.rel(path), image);
+    }
+  }
+
+  /**
+   * The background check found a change no event reported (a file changed through a hard
+   * link, a link out made in a folder): kept as a batch of its own, the entry and, for a
+   * folder, each entry in it (a folder no longer there takes what was below it).
+   */
+  #unseen(abs: string): void {
+    const known = this.#known();
+    const lstat = (path: string) => this.#disk.lstat(path);
+    const now = lstatImage(lstat, abs);
+    const touches: Touch[] = abs === this.#cache.root
+      ? [] // the root itself is no entry of it
+      : [{ path: known.rel(abs), before: known.image(abs), after: now, written: false }];
+    const add = (path: string, after: Image) =>
+      touches.push({ path: known.rel(path), before: known.image(path), after, written: false });
+    if (now === null || !(now.kind & DIR)) {
+      for (const path of known.below(abs)) add(path, null);
+    } else {
+      const names = new Set(known.children(abs));
+      try {
+        for (const entry of this.#disk.readDir(abs)) names.add(entry.name);
+      } catch { /* gone since: each is read as it is */ }
+      for (const name of names) {
+        const path = abs + hostRules.sep + name;
+        add(path, lstatImage(lstat, path));
+      }
+    }
+    this.#journal.record(touches);
+  }
+
+  /**
+   * The runtime watches a folder that appeared only after it has passed on the event that
+   * made it: what was put in it meanwhile raised no event. Once a question has passed the
+   * barrier, every such watch is in place, so each folder that appeared is read again,
+   * and what it holds that the journal does not know was made in it.
+   */
+  #settle(): void {
+    if (this.#appeared.size === 0) return;
+    const known = this.#known();
+    const lstat = (path: string) => this.#disk.lstat(path);
+    const touches: Touch[] = [];
+    for (const folder of this.#appeared) {
+      for (const path of readBelow(this.#disk, folder)) {
+        if (known.image(path) !== null) continue;
+        const after = lstatImage(lstat, path);
+        if (after !== null) {
+          touches.push({ path: known.rel(path), before: null, after, written: false });
+        }
+      }
+    }
+    this.#appeared.clear();
+    if (touches.length > 0) this.#journal.record(touches);
+  }
+
+  #known(): Known {
+    return new Known(this.#cache.view, this.#journal, this.#cache.root);
+  }
+
+  /** Answers a changes call's question (ignore files read from the disk). */
+  ask(query: JournalQuery): JournalAnswer {
+    this.#settle();
+    return askJournal(this.#journal, query, this.#disk, this.#cache.root);
+  }
+}
