@@ -82,6 +82,8 @@ export interface ChangesDeps {
   run: string;
   /** The live index's journals; `null` with `INDEX=off`. */
   journals: Journals | null;
+  /** Why there are no journals (the fresh instance's reason). Default: `INDEX=off`. */
+  noJournal?: string;
   guard?: Guard;
   /** The most characters the output's JSON may have (contract §16). Default: no bound. */
   maxResultChars?: number;
@@ -104,6 +106,7 @@ export async function changesSince(
   const rootPath = request.search.root.path;
   const root = deps.config.roots.findIndex((r) => r.path === rootPath) + 1;
   const elapsed = () => Math.max(0, deps.clock.now() - started);
+  const noJournal = deps.noJournal ?? "the index is off (INDEX=off)";
   const limit = request.search.limit;
   const cursor = request.cursor;
   if (cursor?.fresh) {
@@ -136,7 +139,7 @@ export async function changesSince(
       : c.at === null
       ? "the root was not indexed when the clock was given"
       : deps.journals === null
-      ? "the index is off (INDEX=off)"
+      ? noJournal
       : now !== null && now.epoch !== c.at.epoch
       ? "the root's index learned the tree again since the clock (events were lost, or its watch restarted)"
       : "";
@@ -155,7 +158,7 @@ export async function changesSince(
     }
   } else {
     sinceMs = since.ms;
-    if (deps.journals === null) reason = "the index is off (INDEX=off)";
+    if (deps.journals === null) reason = noJournal;
     else {
       const asked = await ask({ ms: since.ms }, null, null);
       if (typeof asked === "string") reason = `its index cannot answer now: ${asked}`;

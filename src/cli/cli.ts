@@ -1,38 +1,26 @@
 /**
- * The command line for people: `file-time-search search <root> [options]`, the same
- * engine, validation and error codes as the MCP tool, with a readable table or JSON.
+ * The command line for people: `file-time-search search <root> [options]` and
+ * `file-time-search changes <root> --since ...` (changes_cli.ts), the same engine,
+ * validation and error codes as the MCP tools, with a readable table or JSON.
  *
  * @module
  */
 import { parseArgs } from "node:util";
-import { type Config, ConfigError, loadConfig, readablePaths } from "../config.ts";
+import { readablePaths } from "../config.ts";
 import { ToolError } from "../errors.ts";
-import type { Clock } from "../ports/mod.ts";
 import { errorText } from "../presentation.ts";
 import { structuredResult } from "../result_words.ts";
 import { Pager } from "../paging/mod.ts";
 import { closestName } from "../query/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
-import type { Scanner } from "../workers/mod.ts";
 import { searchByTime } from "../search/mod.ts";
 import { FlagError, inCliWords, NUMBER_FLAGS, PARSE_OPTIONS, toolArguments } from "./flags.ts";
 import { formatTable } from "./table.ts";
 import { USAGE } from "./usage.ts";
+import { cliConfig, type CliIo, shellQuote, usageError } from "./cli_io.ts";
+import { runChangesCli } from "./changes_cli.ts";
 
-/** What the CLI may touch; `main.ts` provides the real ones. */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  /** Whether stderr is a terminal (then long scans show a progress line). */
-  errIsTerminal: boolean;
-  env(name: string): string | undefined;
-  version: string;
-  /** How a person runs this command line (`file-time-search`, `deno task cli`): it starts the next-page command. */
-  program: string;
-  clock: Clock;
-  /** A scanner allowed to read exactly these paths. */
-  scanner(readPaths: string[]): Scanner;
-}
+export type { CliIo };
 
 /**
  * Runs the CLI with `argv` (without the program name); returns the exit status.
@@ -51,6 +39,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(`file-time-search ${io.version}\n`);
     return 0;
   }
+  if (argv[0] === "changes") return await runChangesCli(argv.slice(1), io);
   if (argv[0] !== "search") return usageError(io, `Unknown command '${argv[0]}'.`);
   const searchArgs = attachNegativeNumbers(argv.slice(1));
   let parsed;
@@ -74,17 +63,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (!(err instanceof FlagError)) throw err;
     return usageError(io, err.message);
   }
-  let config: Config;
-  try {
-    config = loadConfig({
-      env: (name) => name === "ALLOW_ROOTS" || name === "DEFAULT_ROOT" ? undefined : io.env(name),
-      roots: positionals,
-    });
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    io.err(`file-time-search: ${err.message}\n`);
-    return 2;
-  }
+  const config = cliConfig(io, positionals);
+  if (typeof config === "number") return config;
   const scanner = io.scanner(readablePaths(config));
   try {
     const result = await searchByTime(
@@ -154,24 +134,8 @@ function nextPageCommand(program: string, args: string[]): (cursor: string) => s
     [program, ...["search", ...kept, "--cursor", cursor].map(shellQuote)].join(" ");
 }
 
-/** Quotes a word for POSIX shells when it needs it. */
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
-}
-
 function progressLine(io: CliIo): ((p: ScanProgress) => void) | undefined {
   if (!io.errIsTerminal) return undefined;
   return ({ files, directories }) =>
     io.err(`\r\x1b[KScanning: ${files} files in ${directories} folders...`);
-}
-
-function usageError(io: CliIo, message: string): number {
-  io.err(
-    [
-      "ErrorCode: InvalidArgument",
-      `Message: ${message}`,
-      "Fix: See 'file-time-search --help' for the commands and options.",
-    ].join("\n") + "\n",
-  );
-  return 2;
 }

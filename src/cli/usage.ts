@@ -11,6 +11,7 @@ Usage:
   file-time-search                       run the MCP server on stdio (set ALLOW_ROOTS)
   file-time-search serve <folder>...     run the MCP server on stdio for these folders
   file-time-search search <root> [options]
+  file-time-search changes <root> --since <clock|time|duration> [options]
   file-time-search --help | --version
 
 Common questions:
@@ -20,6 +21,7 @@ Common questions:
   big files changed this week            file-time-search search ~/Documents --period this_week --min-size 100M
   folders created last month             file-time-search search ~/Documents -t created --period last_month --dirs --no-files
   what changed in December 2025 (UTC)    file-time-search search ~/Documents --from 2025-12-01T00:00:00Z --to 2026-01-01T00:00:00Z
+  what was created or changed since 2h   file-time-search changes ~/Documents --since 2h
 
 Search options (the fs.search_by_time arguments):
   -t, --time-field modified|created      default: modified
@@ -50,6 +52,12 @@ Search options (the fs.search_by_time arguments):
       --respect-ignore-files             leave out what .gitignore/.ignore say, and .git
       --json                             print the tool's structured result as JSON
       --utc                              show the table's times in UTC
+
+Changes options (fs.changes_since): --since <clock|time|duration> (a clock printed by an
+earlier run, an RFC 3339 time, or 2h, 7d...), and --path, -g, -x, --respect-ignore-files,
+--dirs, --no-files, -n, --cursor, --json, --utc as above. One run has no journal before it:
+it lists what was modified or created since then, and cannot name what was removed (the
+MCP server, which keeps a journal, can). It prints the clock for next time.
 
 Times in the table are in this machine's time zone (TZ), named in the header, or UTC with
 --utc; --within, --period and the window line use the same zone. Exit status: 0 found (or

@@ -7,38 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { connect, type Connection } from "../helpers/server.ts";
+import { connect } from "../helpers/server.ts";
+import { changesOf, clockOf } from "../helpers/changes.ts";
 import { indexedServer } from "../helpers/indexed_server.ts";
 import { makeTree, T0, touch } from "../helpers/tree.ts";
-import { assertSameChanges, type ServerChange, snapshot } from "../helpers/snapshot.ts";
+import { assertSameChanges, snapshot } from "../helpers/snapshot.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
-/** `structuredContent` of a changes call, as the tests read it. */
-interface Changes {
-  clock: string;
-  since: string;
-  freshInstance: boolean;
-  complete: boolean;
-  reason?: string;
-  changes: (ServerChange & { sizeBytes: number | null; modifiedAt: string | null })[];
-  nextCursor: string | null;
-  summary: string;
-  stats: { totalChanges?: number };
-}
-
-async function changes(conn: Connection, args: Record<string, unknown>): Promise<Changes> {
-  const result = await conn.client.callTool({ name: "fs.changes_since", arguments: args });
-  assert.equal(result.isError, false, JSON.stringify(result.content));
-  return result.structuredContent as unknown as Changes;
-}
-
-async function clockOf(conn: Connection): Promise<string> {
-  const result = await conn.search({ timeField: "modified", limit: 1 }) as CallToolResult;
-  const clock = (result.structuredContent as { clock?: string }).clock;
-  assert.ok(clock, "every search answer carries its root's clock");
-  return clock;
-}
+const changes = changesOf;
 
 const TREE = {
   "src/a.ts": { mtime: T0 },
@@ -169,10 +145,16 @@ Deno.test({
     assert.match(JSON.stringify(bad.content), /InvalidArgument/);
 
     await using off = await connect({ ALLOW_ROOTS: tree.root, INDEX: "off" });
-    const walked = await changes(off, { since: "1h" });
+    // Since a time after the tree was made: what was modified (b.ts, a minute ahead) or
+    // created (nothing) since then.
+    const walked = await changes(off, { since: at });
     assert.equal(walked.freshInstance, true);
     assert.match(walked.reason!, /INDEX=off/);
-    assert.deepEqual(walked.changes.map((c) => c.path), ["src/b.ts"]);
+    assert.deepEqual(walked.changes.map((c) => [c.path, c.change]), [["src/b.ts", "modified"]]);
+    // A duration: everything made in the last hour is created (the whole tree here).
+    const hour = await changes(off, { since: "1h" });
+    assert.ok(hour.changes.every((c) => c.change === "created"), JSON.stringify(hour.changes));
+    assert.ok(hour.changes.some((c) => c.path === "dist/keep.js"));
     assert.ok(walked.clock.startsWith("fts1."));
   },
 });

@@ -110,6 +110,11 @@ export class Journal {
     return entry.steps.length > 0 ? entry.steps.at(-1)!.image : entry.base;
   }
 
+  /** Whether the entry at `path` was not there when the journal first touched it. */
+  madeHere(path: string): boolean {
+    return this.#entries.get(path)?.base === null;
+  }
+
   /** The names of the entries it knows in folder `folder` ("" the root). */
   childrenOf(folder: string): Iterable<string> {
     return this.#children.get(folder) ?? [];

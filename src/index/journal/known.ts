@@ -56,9 +56,17 @@ export class Known {
     const dir = abs.slice(0, abs.lastIndexOf(hostRules.sep));
     if (this.#view.names(dir) !== null) return "unknown";
     // No listing held: in a folder made, moved in or forgotten since the journal began,
-    // what is there is known to the journal, so an entry it does not know was not there.
+    // what is there is known to the journal, so an entry it does not know was not there;
+    // and below a folder made since, nothing was there before it (though the disk, ahead of
+    // the events, may say the folder is gone again already).
     const folder = at < 0 ? undefined : this.#journal.latest(rel.slice(0, at));
-    return folder && folder !== "unknown" && folder.kind & DIR ? null : "unknown";
+    if (folder && folder !== "unknown" && folder.kind & DIR) return null;
+    for (let up = rel.slice(0, Math.max(at, 0)); up !== "";) {
+      if (this.#journal.madeHere(up)) return null;
+      const cut = up.lastIndexOf("/");
+      up = cut < 0 ? "" : up.slice(0, cut);
+    }
+    return "unknown";
   }
 
   /** Whether the folder at `abs` is known (held, or touched and there). */

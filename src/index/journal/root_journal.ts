@@ -159,8 +159,9 @@ export class RootJournal {
   /**
    * The runtime watches a folder that appeared only after it has passed on the event that
    * made it: what was put in it meanwhile raised no event. Once a question has passed the
-   * barrier, every such watch is in place, so each folder that appeared is read again,
-   * and what it holds that the journal does not know was made in it.
+   * barrier, every such watch is in place, so each folder that appeared is read again:
+   * what it holds that the journal does not know was made in it, and what the journal
+   * thought it held and is not there went.
    */
   #settle(): void {
     if (this.#appeared.size === 0) return;
@@ -168,12 +169,23 @@ export class RootJournal {
     const lstat = (path: string) => this.#disk.lstat(path);
     const touches: Touch[] = [];
     for (const folder of this.#appeared) {
-      for (const path of readBelow(this.#disk, folder)) {
+      const there = new Set(readBelow(this.#disk, folder));
+      for (const path of there) {
         if (known.image(path) !== null) continue;
         const after = lstatImage(lstat, path);
         if (after !== null) {
           touches.push({ path: known.rel(path), before: null, after, written: false });
         }
+      }
+      // And what it was thought to hold, moved or removed before the watch could say so.
+      for (const path of known.below(folder)) {
+        if (there.has(path) || lstatImage(lstat, path) !== null) continue;
+        touches.push({
+          path: known.rel(path),
+          before: known.image(path),
+          after: null,
+          written: false,
+        });
       }
     }
     this.#appeared.clear();
