@@ -15,7 +15,9 @@
  * and a newest-100 with no window is asked too (the widest a count could be).
  *
  * Options: --sizes 500k,home-2m, --runs 5, --dir <where trees are kept>, --only answers (the
- * answers of a ready index and of `INDEX=off` alone: no start-up, burst, barrier or busy run).
+ * answers of a ready index and of `INDEX=off` alone: no start-up, burst, barrier or busy run),
+ * --only changes (the journal of `fs.changes_since`: its memory per change and a changes
+ * call's cost after 1,000 and 100,000 changes, beside fd: changes.ts).
  *
  * @module
  */
@@ -28,7 +30,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { processMemoryMb } from "./process_memory.ts";
-import { BENCH_NOW, ensureFd, ensureTree } from "./tree.ts";
+import { ensureTree } from "./tree.ts";
+import { fd, floor, someFiles, window } from "./walkers.ts";
+import { benchChanges } from "./changes.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 import { RootWatch } from "../src/index/watch/root_watch.ts";
 import { DEFAULT_QUEUE_LIMIT } from "../src/index/watch/cookies.ts";
@@ -45,17 +49,10 @@ const { values } = parseArgs({
 });
 const ANSWERS_ONLY = values.only === "answers";
 const RUNS = Number(values.runs);
-const DAY = 86_400_000;
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 /** How long the "call every second" pattern waits for `ready` at most. */
 const BUSY_CAP_MS = 600_000;
-
-/** A week's window, `k` weeks back: each repeat asks something new. */
-function window(k: number): { from: string; to: string } {
-  const to = BENCH_NOW - k * 7 * DAY;
-  return { from: new Date(to - 7 * DAY).toISOString(), to: new Date(to).toISOString() };
-}
 
 async function server(root: string, index: "on" | "off") {
   const transport = new StdioClientTransport({
@@ -126,57 +123,6 @@ async function barriers(root: string, n: number): Promise<number[]> {
   return ms;
 }
 
-/** Up to `n` files of the tree, folder by folder. */
-function someFiles(root: string, n: number): string[] {
-  const files: string[] = [];
-  const stack = [root];
-  while (stack.length > 0 && files.length < n) {
-    const dir = stack.pop()!;
-    for (const e of Deno.readDirSync(dir)) {
-      if (e.isDirectory) stack.push(path.join(dir, e.name));
-      else if (e.isFile && files.length < n) files.push(path.join(dir, e.name));
-    }
-  }
-  return files;
-}
-
-async function floor(root: string): Promise<number> {
-  const t0 = performance.now();
-  await Promise.all([0, 1].map((share) =>
-    new Promise<number>((resolve) => {
-      const w = new Worker(new URL("./floor_worker.ts", import.meta.url), { type: "module" });
-      w.onmessage = (e) => {
-        w.terminate();
-        resolve(e.data);
-      };
-      w.postMessage({ root, share });
-    })
-  ));
-  return performance.now() - t0;
-}
-
-async function fd(root: string, k: number): Promise<number> {
-  const bin = await ensureFd();
-  const { from, to } = window(k);
-  const t0 = performance.now();
-  const out = await new Deno.Command(bin, {
-    args: [
-      "-H",
-      "-I",
-      "--changed-after",
-      from.slice(0, 19).replace("T", " "),
-      "--changed-before",
-      to.slice(0, 19).replace("T", " "),
-      ".",
-      root,
-    ],
-    stdout: "null",
-    stderr: "null",
-  }).output();
-  if (!out.success) throw new Error("fd failed");
-  return performance.now() - t0;
-}
-
 console.log(
   `Machine: ${os.cpus().length} cores (${
     os.cpus()[0]?.model ?? "?"
@@ -195,6 +141,13 @@ async function untilSettled(live: Awaited<ReturnType<typeof server>>, startedAt:
 
 for (const size of values.sizes.split(",")) {
   const { root, entries } = ensureTree(values.dir, size);
+  if (values.only === "changes") {
+    await fd(root, 0); // the page cache warm
+    const fdMs: number[] = [];
+    for (let k = 1; k <= RUNS; k++) fdMs.push(await fd(root, k));
+    await benchChanges(root, median(fdMs), size);
+    continue;
+  }
   const sub = [...Deno.readDirSync(root)].filter((e) => e.isDirectory).map((e) => e.name)
     .sort()[0]!;
   const questions = {

@@ -23,6 +23,13 @@ import {
 } from "./changes_arguments.ts";
 import { freshChanges } from "./fresh_changes.ts";
 
+/** Why a clock from before the root's index last became ready cannot be followed. */
+const LEARNED_AGAIN =
+  "the root's index learned the tree again since the clock (events were lost, or its watch restarted)";
+
+/** The most characters a page's cursor takes (its clock, positions and last path). */
+const CURSOR_ROOM = 8_000;
+
 /** One entry of `changes` in the outputSchema. */
 export interface ChangeOutput {
   path: string;
@@ -113,8 +120,6 @@ export async function changesSince(
     const fresh = await freshChanges(args, deps, cursor.sinceMs, cursor.fresh.cursor, signal);
     return done(fresh, cursor.clock, cursor.sinceMs, cursor.fresh.reason);
   }
-  let reason: string;
-  let sinceMs: number;
   if (cursor?.journal) {
     const { epoch, since, until, after } = cursor.journal;
     const asked = await ask({ position: since }, until, after);
@@ -128,49 +133,9 @@ export async function changesSince(
     return fromJournal(asked.answer, epoch, cursor.clock, cursor.sinceMs);
   }
   const since = request.since;
-  if ("clock" in since) {
-    const c: Clock = since.clock;
-    sinceMs = c.ms;
-    const now = deps.journals?.journalOf(rootPath) ?? null;
-    reason = c.run !== deps.run
-      ? "the clock is from another run of the server"
-      : c.root !== root
-      ? "the clock is another root's"
-      : c.at === null
-      ? "the root was not indexed when the clock was given"
-      : deps.journals === null
-      ? noJournal
-      : now !== null && now.epoch !== c.at.epoch
-      ? "the root's index learned the tree again since the clock (events were lost, or its watch restarted)"
-      : "";
-    if (reason === "" && c.at !== null) {
-      const asked = await ask({ position: c.at.position }, null, null);
-      if (typeof asked === "string") reason = `its index cannot answer now: ${asked}`;
-      else if ("fresh" in asked.answer) reason = asked.answer.fresh;
-      else if (asked.epoch !== c.at.epoch) {
-        reason = "the root's index learned the tree again since the clock";
-      } else {return fromJournal(
-          asked.answer,
-          asked.epoch,
-          clockAt(asked.epoch, asked.answer.until),
-          c.ms,
-        );}
-    }
-  } else {
-    sinceMs = since.ms;
-    if (deps.journals === null) reason = noJournal;
-    else {
-      const asked = await ask({ ms: since.ms }, null, null);
-      if (typeof asked === "string") reason = `its index cannot answer now: ${asked}`;
-      else if ("fresh" in asked.answer) reason = asked.answer.fresh;
-      else {return fromJournal(
-          asked.answer,
-          asked.epoch,
-          clockAt(asked.epoch, asked.answer.until),
-          since.ms,
-        );}
-    }
-  }
+  const sinceMs = "clock" in since ? since.clock.ms : since.ms;
+  const first = await firstPage();
+  if (typeof first !== "string") return first;
   const clock = encodeClock({
     run: deps.run,
     root,
@@ -178,13 +143,37 @@ export async function changesSince(
     ms: started,
   });
   const fresh = await freshChanges(args, deps, sinceMs, undefined, signal);
-  return done(fresh, clock, sinceMs, reason);
+  return done(fresh, clock, sinceMs, first);
+
+  /** The first page from the journal, or why the journal cannot answer (a fresh instance). */
+  async function firstPage(): Promise<ChangesResult | string> {
+    let from: JournalQuery["since"] = { ms: sinceMs };
+    let epoch: number | null = null;
+    if ("clock" in since) {
+      const c: Clock = since.clock;
+      if (c.run !== deps.run) return "the clock is from another run of the server";
+      if (c.root !== root) return "the clock is another root's";
+      if (c.at === null) return "the root was not indexed when the clock was given";
+      from = { position: c.at.position };
+      epoch = c.at.epoch;
+    }
+    if (deps.journals === null) return noJournal;
+    const now = deps.journals.journalOf(rootPath);
+    if (epoch !== null && now !== null && now.epoch !== epoch) return LEARNED_AGAIN;
+    const asked = await ask(from, null, null);
+    if (typeof asked === "string") return `its index cannot answer now: ${asked}`;
+    if ("fresh" in asked.answer) return asked.answer.fresh;
+    if (epoch !== null && asked.epoch !== epoch) return LEARNED_AGAIN;
+    const next = clockAt(asked.epoch, asked.answer.until);
+    return fromJournal(asked.answer, asked.epoch, next, sinceMs);
+  }
 
   /** The clock of a journal's answer: its epoch, and the position it answered up to. */
   function clockAt(epoch: number, position: number): string {
     return encodeClock({ run: deps.run, root, at: { epoch, position }, ms: started });
   }
 
+  /** The root's journal asked for the changes from `from` up to `until`, a page after `after`. */
   function ask(from: JournalQuery["since"], until: number | null, after: string | null) {
     const query: JournalQuery = {
       since: from,
@@ -229,8 +218,12 @@ export async function changesSince(
         },
       };
     };
-    while (changes.length > 1 && !fits(output())) {
-      changes.pop();
+    // Cut to fit (contract §16): each change's own length off the whole, from the end.
+    const whole = output();
+    let over = overBy(whole);
+    if (over > 0 && whole.nextCursor === null) over += CURSOR_ROOM; // a cut page gains one
+    while (over > 0 && changes.length > 1) {
+      over -= JSON.stringify(changes.pop()).length + 1;
       more = true;
     }
     return { output: output(), request };
@@ -266,9 +259,11 @@ export async function changesSince(
     };
   }
 
-  function fits(output: ChangesOutput): boolean {
+  /** How many characters `output` is over the bound (contract §16). */
+  function overBy(output: ChangesOutput): number {
     const max = deps.maxResultChars;
-    return max === undefined || JSON.stringify(output).length <= max - 16 - (deps.wordsRoom ?? 0);
+    if (max === undefined) return 0;
+    return JSON.stringify(output).length - (max - 16 - (deps.wordsRoom ?? 0));
   }
 }
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { connect } from "../helpers/server.ts";
-import { changesOf, clockOf } from "../helpers/changes.ts";
+import { type Changes, changesOf, clockOf } from "../helpers/changes.ts";
 import { indexedServer } from "../helpers/indexed_server.ts";
 import { makeTree, T0, touch } from "../helpers/tree.ts";
 import { assertSameChanges, snapshot } from "../helpers/snapshot.ts";
@@ -173,5 +173,32 @@ Deno.test({
     const got = await changes(server.conn, { since: clock, includeDirectories: true });
     assert.equal(got.freshInstance, false, got.reason);
     assertSameChanges(got.changes, before, after, "a new folder tree");
+  },
+});
+
+Deno.test({
+  name: "pages cut to MAX_RESULT_CHARS: each whole answer fits, and the pages hold every change",
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree(TREE);
+    await using server = await indexedServer(tree.root, { MAX_RESULT_CHARS: "4000" });
+    const clock = await clockOf(server.conn);
+    const names = Array.from({ length: 60 }, (_, i) => `made/${"long-name-".repeat(4)}${i}.txt`);
+    Deno.mkdirSync(tree.abs("made"));
+    for (const name of names) Deno.writeTextFileSync(tree.abs(name), "x");
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const result = await server.conn.client.callTool({
+        name: "fs.changes_since",
+        arguments: { since: clock, limit: 1000, ...(cursor ? { cursor } : {}) },
+      });
+      assert.ok(JSON.stringify(result.structuredContent).length <= 4000);
+      const page = result.structuredContent as unknown as Changes;
+      assert.ok(page.changes.length > 0);
+      seen.push(...page.changes.map((c) => c.path));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    assert.deepEqual(seen, [...names].sort());
   },
 });

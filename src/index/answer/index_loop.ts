@@ -42,6 +42,11 @@ import { type JournalBounds, RootJournal } from "../journal/mod.ts";
  * the scan that runs over it, and V8's room to collect).
  */
 export const INDEX_HEAP_SHARE = 0.4;
+/**
+ * The share of the worker's heap limit the journal of changes may fill (contract §24): with
+ * the index's and a scan's room, still below {@linkcode HEAP_FULL_SHARE}.
+ */
+export const JOURNAL_HEAP_SHARE = 0.12;
 /** Past this share of its heap limit in use, the worker drops its index at once. */
 export const HEAP_FULL_SHARE = 0.7;
 /** Answers whose folders keep changing under them are tried this often, then walked. */
@@ -126,7 +131,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       });
       if (maxEntries > 0) cache.record(true);
       const index = cache;
-      journal ??= new RootJournal(index, base, bounds, () => clock.now());
+      const maxBytes = Math.floor(heapLimit * JOURNAL_HEAP_SHARE);
+      journal ??= new RootJournal(index, base, { ...bounds, maxBytes }, () => clock.now());
       // The background check of folders and entries, a step at a time (folder_sweep.ts).
       sweeping ??= setInterval(() => {
         folders.step(index, { ms: SWEEP_STEP_MS });

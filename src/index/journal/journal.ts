@@ -13,7 +13,14 @@
  */
 import { type Image, sameImage } from "./image.ts";
 import { Moves } from "./moves.ts";
-import { type Entry, type NetChange, stateAt, type Step, type Touch } from "./steps.ts";
+import {
+  type Entry,
+  type NetChange,
+  renamedFrom,
+  stateAt,
+  type Step,
+  type Touch,
+} from "./steps.ts";
 
 export type { NetChange, Touch };
 
@@ -23,6 +30,12 @@ export interface JournalOptions {
   maxSteps: number;
   /** The oldest step kept, in ms (`CHANGES_MAX_AGE`). */
   maxAgeMs: number;
+  /**
+   * The most heap bytes kept, as {@linkcode Journal.bytes} estimates them: a share of the
+   * index worker's heap, so that the journal never takes the index (or the process) down.
+   * Default: no bound.
+   */
+  maxBytes?: number;
   now: () => number;
   /**
    * Whether the index holds the entry at this root-relative path: one it does not hold is
@@ -33,8 +46,8 @@ export interface JournalOptions {
 }
 
 /** Estimated heap bytes of one entry besides its path, and of one step (docs/benchmarks.md). */
-const ENTRY_BYTES = 120;
-const STEP_BYTES = 100;
+const ENTRY_BYTES = 330;
+const STEP_BYTES = 250;
 
 /** One root's journal. */
 export class Journal {
@@ -51,6 +64,8 @@ export class Journal {
   /** The names of the touched entries in each folder (root-relative, "" the root). */
   readonly #children = new Map<string, Set<string>>();
   readonly #moves = new Moves();
+  /** The entries a move went into (a step with `from`). */
+  readonly #movedInto = new Set<string>();
 
   constructor(options: JournalOptions) {
     this.#options = options;
@@ -98,6 +113,7 @@ export class Journal {
   clear(): void {
     this.#entries.clear();
     this.#children.clear();
+    this.#movedInto.clear();
     this.#batches = [];
     this.#start = this.#startMs = Infinity;
     this.#steps = this.#bytes = 0;
@@ -147,6 +163,7 @@ export class Journal {
 
   #delete(path: string): void {
     this.#entries.delete(path);
+    this.#movedInto.delete(path);
     this.#bytes -= ENTRY_BYTES + 2 * path.length;
     const at = path.lastIndexOf("/");
     const folder = at < 0 ? "" : path.slice(0, at);
@@ -163,7 +180,10 @@ export class Journal {
       const entry = this.#entries.get(t.path) ?? this.#add(t.path, t.before);
       if (t.after !== null) this.#moves.reused(t.path);
       const step: Step = { pos, image: t.after, written: t.written };
-      if (t.from !== undefined) step.from = t.from;
+      if (t.from !== undefined) {
+        step.from = t.from;
+        this.#movedInto.add(t.path);
+      }
       entry.steps.push(step);
     }
     this.#steps += touches.length;
@@ -193,67 +213,63 @@ export class Journal {
     return ms;
   }
 
-  /** The net change of every entry between positions `since` and `until` (unsorted). */
-  between(since: number, until: number): NetChange[] {
-    const out = new Map<string, NetChange>();
-    const renamed = new Set<string>();
-    for (const [path, entry] of this.#entries) {
-      const changed = entry.steps.filter((s) => s.pos > since && s.pos <= until);
-      if (changed.length === 0) continue;
-      const before = stateAt(entry, since);
-      const after = stateAt(entry, until);
-      const written = changed.some((s) => s.written);
-      if (after === null) {
-        if (before !== null) out.set(path, { path, change: "removed", image: before });
-      } else if (before === null) {
-        const from = after === "unknown"
-          ? null
-          : this.#renamedFrom(changed, since, until, after.kind);
-        // A source is renamed once: any other move from it was of something made after.
-        if (from === null || renamed.has(from)) {
-          out.set(path, { path, change: "created", image: after });
-        } else {
-          renamed.add(from);
-          out.set(path, { path, change: "renamed", image: after, previousPath: from });
-        }
-      } else if (before === "unknown" || after === "unknown" || written) {
-        out.set(path, { path, change: "modified", image: after });
-      } else if (!sameImage(before, after)) {
-        out.set(path, { path, change: "modified", image: after });
-      }
-    }
-    for (const from of renamed) if (out.get(from)?.change === "removed") out.delete(from);
-    return [...out.values()];
-  }
-
   /**
-   * Where an entry absent at `since` and present at `until` was renamed from: the last
-   * rename into it in between, followed back while its source was itself renamed in
-   * between, to a path present at `since` and absent at `until`; `null` if none.
+   * The net change of every entry between positions `since` and `until` (unsorted). One
+   * pass over the entries a move went into (what was renamed, each source once), then one
+   * over every entry, skipping at its last step those not touched since `since`.
    */
-  #renamedFrom(changed: Step[], since: number, until: number, kind: number): string | null {
-    let move = changed.findLast((s) => s.from !== undefined);
-    for (let hops = 0; move !== undefined && hops < 16; hops++) {
-      const at = move.pos;
-      const source = this.#entries.get(move.from!);
-      if (!source || stateAt(source, until) !== null) return null;
-      // The same entry all along: not gone and made again before it moved (its removal may
-      // come a batch before the move that explains it).
-      const between = source.steps.filter((s) => s.pos > since && s.pos < at);
-      const gone = between.findIndex((s) => s.image === null);
-      if (gone >= 0 && between.slice(gone).some((s) => s.image !== null)) return null;
-      const then = stateAt(source, since);
-      if (then !== null) return then === "unknown" || then.kind === kind ? move.from! : null;
-      move = source.steps.findLast((s) => s.pos > since && s.pos <= at && s.from !== undefined);
+  between(since: number, until: number): NetChange[] {
+    const renames = new Map<string, string>();
+    const claimed = new Set<string>();
+    for (const path of this.#movedInto) {
+      const entry = this.#entries.get(path)!;
+      const after = stateAt(entry, until);
+      if (after === null || after === "unknown" || stateAt(entry, since) !== null) continue;
+      const changed = entry.steps.filter((s) => s.pos > since && s.pos <= until);
+      const from = renamedFrom(this.#entries, changed, since, until, after.kind);
+      // A source is renamed once: any other move from it was of something made after.
+      if (from === null || claimed.has(from)) continue;
+      claimed.add(from);
+      renames.set(path, from);
     }
-    return null;
+    const out: NetChange[] = [];
+    for (const [path, entry] of this.#entries) {
+      const steps = entry.steps;
+      let i = steps.length - 1;
+      if (i < 0 || steps[i]!.pos <= since) continue;
+      while (i >= 0 && steps[i]!.pos > until) i--;
+      if (i < 0 || steps[i]!.pos <= since) continue; // no step in (since, until]
+      const after = steps[i]!.image;
+      let written = false;
+      for (; i >= 0 && steps[i]!.pos > since; i--) written ||= steps[i]!.written;
+      const before = i >= 0 ? steps[i]!.image : entry.base;
+      if (after === null) {
+        if (before !== null && !claimed.has(path)) {
+          out.push({ path, change: "removed", image: before });
+        }
+      } else if (before === null) {
+        const from = renames.get(path);
+        out.push(
+          from === undefined
+            ? { path, change: "created", image: after }
+            : { path, change: "renamed", image: after, previousPath: from },
+        );
+      } else if (
+        before === "unknown" || written || !sameImage(before, after)
+      ) out.push({ path, change: "modified", image: after });
+    }
+    return out;
   }
 
   /** Drops the oldest batches past the bounds; their last state becomes each entry's base. */
   #bound(now: number): void {
     const { maxSteps, maxAgeMs } = this.#options;
-    if (this.#steps <= maxSteps && (this.#batches[0]?.ms ?? now) >= now - maxAgeMs) return;
-    const keep = Math.floor(maxSteps * 0.9); // drop a tenth at once: not a pass per batch
+    const maxBytes = this.#options.maxBytes ?? Infinity;
+    const oldest = this.#batches[0]?.ms ?? now;
+    if (this.#steps <= maxSteps && this.#bytes <= maxBytes && oldest >= now - maxAgeMs) return;
+    // Drop a tenth at once (not a pass per batch): by steps, or by bytes at their average.
+    const share = Math.min(1, maxSteps / this.#steps, maxBytes / this.#bytes);
+    const keep = Math.floor(this.#steps * share * 0.9);
     let drop = 0;
     let steps = this.#steps;
     while (
@@ -268,6 +284,7 @@ export class Journal {
     const held = this.#options.held ?? (() => true);
     for (const [path, entry] of this.#entries) {
       const kept = entry.steps.filter((s) => s.pos > upTo);
+      if (kept.length === 0 && entry.steps.length === 0 && held(path)) this.#delete(path);
       if (kept.length === entry.steps.length) continue;
       entry.base = stateAt(entry, upTo);
       this.#steps -= entry.steps.length - kept.length;

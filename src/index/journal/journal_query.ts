@@ -74,17 +74,52 @@ export function askJournal(
   const exclusion = compileExclusion(query.filter, fs, rootReal);
   const start = query.startPath;
   const under = (path: string) => start === "" || path === start || path.startsWith(start + "/");
-  const kept = journal.between(since, until).map(record).filter((c) =>
-    under(c.path) && filter.wants(c.path, c.isDirectory) &&
-    !exclusion?.excludesStart(c.path, c.isDirectory)
-  );
-  kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const from = query.after === null ? 0 : kept.findIndex((c) => c.path > query.after!);
-  const changes = from < 0 ? [] : kept.slice(from, from + query.limit);
   const counts = { created: 0, modified: 0, removed: 0, renamed: 0 };
-  for (const c of kept) counts[c.change]++;
-  const more = from >= 0 && from + query.limit < kept.length;
-  return { since, sinceMs, until, changes, total: kept.length, counts, more };
+  const later: NetChange[] = [];
+  let total = 0;
+  for (const c of journal.between(since, until)) {
+    const isDirectory = c.image !== null && c.image !== "unknown" && (c.image.kind & DIR) !== 0;
+    if (!under(c.path) || !filter.wants(c.path, isDirectory)) continue;
+    if (exclusion?.excludesStart(c.path, isDirectory)) continue;
+    total++;
+    counts[c.change]++;
+    if (query.after === null || c.path > query.after) later.push(c);
+  }
+  const changes = firstByPath(later, query.limit).map(record);
+  const more = later.length > query.limit;
+  return { since, sinceMs, until, changes, total, counts, more };
+}
+
+/**
+ * The first `k` changes by path, in path order: sorted whole when there are few, else
+ * through a bounded heap (a page of 100 from 100,000 changes costs no sort of them all).
+ */
+function firstByPath(changes: NetChange[], k: number): NetChange[] {
+  const byPath = (a: NetChange, b: NetChange) => (a.path < b.path ? -1 : 1);
+  if (changes.length <= 8 * k) return changes.sort(byPath).slice(0, k);
+  const heap: NetChange[] = []; // the k smallest so far, the largest at the top
+  const above = (i: number, j: number) => heap[i]!.path > heap[j]!.path;
+  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
+  for (const c of changes) {
+    if (heap.length < k) {
+      heap.push(c);
+      for (let i = heap.length - 1; i > 0 && above(i, (i - 1) >> 1); i = (i - 1) >> 1) {
+        swap(i, (i - 1) >> 1);
+      }
+    } else if (c.path < heap[0]!.path) {
+      heap[0] = c;
+      for (let i = 0;;) {
+        const l = 2 * i + 1;
+        let top = i;
+        if (l < k && above(l, top)) top = l;
+        if (l + 1 < k && above(l + 1, top)) top = l + 1;
+        if (top === i) break;
+        swap(i, top);
+        i = top;
+      }
+    }
+  }
+  return heap.sort(byPath);
 }
 
 /** A net change as a call gives it. */

@@ -32,6 +32,8 @@ const APPEARED_MOST = 10_000;
 export interface JournalBounds {
   maxSteps: number;
   maxAgeMs: number;
+  /** Its heap bytes at most (a share of the index worker's heap). Default: no bound. */
+  maxBytes?: number;
 }
 
 /** What a report says of a journal: see `IndexReport.journal`. */

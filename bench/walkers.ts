@@ -1,0 +1,68 @@
+/**
+ * What the index benchmarks measure beside the server, in the same run: fd's walk over a
+ * window, the bare Deno floor (two workers of `readDirSync` + `lstatSync`), the windows
+ * asked, and some files of a tree to change.
+ *
+ * @module
+ */
+import path from "node:path";
+import { BENCH_NOW, ensureFd } from "./tree.ts";
+
+const DAY = 86_400_000;
+
+/** A week's window, `k` weeks back: each repeat asks something new. */
+export function window(k: number): { from: string; to: string } {
+  const to = BENCH_NOW - k * 7 * DAY;
+  return { from: new Date(to - 7 * DAY).toISOString(), to: new Date(to).toISOString() };
+}
+
+/** Up to `n` files of the tree, folder by folder. */
+export function someFiles(root: string, n: number): string[] {
+  const files: string[] = [];
+  const stack = [root];
+  while (stack.length > 0 && files.length < n) {
+    const dir = stack.pop()!;
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.isDirectory) stack.push(path.join(dir, e.name));
+      else if (e.isFile && files.length < n) files.push(path.join(dir, e.name));
+    }
+  }
+  return files;
+}
+
+export async function floor(root: string): Promise<number> {
+  const t0 = performance.now();
+  await Promise.all([0, 1].map((share) =>
+    new Promise<number>((resolve) => {
+      const w = new Worker(new URL("./floor_worker.ts", import.meta.url), { type: "module" });
+      w.onmessage = (e) => {
+        w.terminate();
+        resolve(e.data);
+      };
+      w.postMessage({ root, share });
+    })
+  ));
+  return performance.now() - t0;
+}
+
+export async function fd(root: string, k: number): Promise<number> {
+  const bin = await ensureFd();
+  const { from, to } = window(k);
+  const t0 = performance.now();
+  const out = await new Deno.Command(bin, {
+    args: [
+      "-H",
+      "-I",
+      "--changed-after",
+      from.slice(0, 19).replace("T", " "),
+      "--changed-before",
+      to.slice(0, 19).replace("T", " "),
+      ".",
+      root,
+    ],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (!out.success) throw new Error("fd failed");
+  return performance.now() - t0;
+}
