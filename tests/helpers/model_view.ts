@@ -82,3 +82,60 @@ export function seenWhole(result: CallToolResult): Seen {
   assert.match(rest, plain, "only the plain count is left, and the fields say it");
   return seen;
 }
+
+/** The words of a structured `fs.changes_since` result, as a model reads them. */
+export interface ChangesSeen {
+  summary: string;
+  notes: { code: string; message: string }[];
+  serverTime: string;
+  localTime: string;
+  timeZone: { name: string; offset: string };
+  since: string;
+  freshInstance: boolean;
+  changes: { change: string }[];
+  nextCursor: string | null;
+  stats: { totalChanges?: number; counts?: Record<string, number> };
+}
+
+/**
+ * As {@linkcode seenWhole}, for `fs.changes_since` (contract §24): taking out each note and
+ * the server's time leaves only the count, whose numbers are the fields' (`totalChanges` and
+ * `counts` from the journal; a fresh instance's page of `changes`).
+ */
+export function changesSeenWhole(result: CallToolResult): ChangesSeen {
+  assert.equal(result.isError, false);
+  const line = result.content[0]?.type === "text" ? result.content[0].text : "";
+  const seen = JSON.parse(modelView(result)) as ChangesSeen;
+  assert.equal(seen.summary, line, "the summary line is in the structured result");
+  let rest = ` ${line}`;
+  const take = (sentence: string, what: string) => {
+    assert.ok(rest.includes(` ${sentence}`), `${what}: '${sentence}' not in '${line}'`);
+    rest = rest.replace(` ${sentence}`, "");
+  };
+  const { serverTime, localTime, timeZone } = seen;
+  take(
+    `Server time: ${serverTime} (${localTime} in ${timeZone.name}, UTC${timeZone.offset}).`,
+    "time",
+  );
+  for (const note of seen.notes) take(note.message, note.code);
+  rest = rest.trim();
+  const counts: Record<string, number> = seen.stats.counts ?? {};
+  if (!seen.stats.counts) {
+    for (const c of seen.changes) counts[c.change] = (counts[c.change] ?? 0) + 1;
+  }
+  const kinds = ["created", "modified", "renamed", "removed"].filter((k) => (counts[k] ?? 0) > 0)
+    .map((k) => `${counts[k]} ${k}`).join(", ");
+  const when = `since [0-9-]+ [0-9:]+ local time \\(${
+    timeZone.name.replace("/", "\\/")
+  }, UTC[+-]\\d\\d:\\d\\d\\)`;
+  const n = seen.freshInstance ? seen.changes.length : seen.stats.totalChanges!;
+  const plain = seen.freshInstance
+    ? `^${n} (entry|entries) modified or created ${when} on this page${
+      kinds ? `: ${kinds}` : ""
+    }\\.$`
+    : n === 0
+    ? `^No changes ${when}\\.$`
+    : `^${n} changes? ${when}: ${kinds}\\.$`;
+  assert.match(rest, new RegExp(plain), "only the plain count is left, and the fields say it");
+  return seen;
+}

@@ -11,7 +11,7 @@ import path from "node:path";
 import { EXAMPLES, makeExampleTree } from "../../docs/examples.ts";
 import { indexedServer } from "../helpers/indexed_server.ts";
 import { NO_INDEX } from "../helpers/live_index.ts";
-import { modelView, seenWhole } from "../helpers/model_view.ts";
+import { changesSeenWhole, modelView, seenWhole } from "../helpers/model_view.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { connect, rootIndex } from "../helpers/server.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
@@ -39,11 +39,14 @@ Deno.test({
         await until(async () => (await rootIndex(conn)).state === "ready", "the index");
       }
       const cursors = new Map<number, string>();
+      const clocks = new Map<number, string>();
       let calls = 0;
-      for (const { request } of EXAMPLES) {
+      for (const { request, before } of EXAMPLES) {
         if (request.method !== "tools/call") continue;
+        await before?.(root);
         let text = JSON.stringify(request.params);
         for (const [id, cursor] of cursors) text = text.replace(`CURSOR_FROM_${id}`, cursor);
+        for (const [id, clock] of clocks) text = text.replace(`CLOCK_FROM_${id}`, clock);
         const params = JSON.parse(text) as { name: string; arguments: Record<string, unknown> };
         const result = await conn.client.callTool(params) as Parameters<typeof seenWhole>[0];
         calls++;
@@ -53,13 +56,20 @@ Deno.test({
           assert.match(modelView(result), /^ErrorCode: \w+\nMessage: .+\nFix: .+/);
           continue;
         }
+        if (params.name === "fs.changes_since") {
+          const seen = changesSeenWhole(result);
+          assert.match(seen.summary, /since .* local time \(Asia\/Seoul, UTC\+09:00\)/);
+          continue;
+        }
         if (params.name === "fs.list_roots") {
           const seen = JSON.parse(modelView(result));
+          clocks.set(request.id as number, seen.roots[0].clock);
           assert.match(seen.summary, /searchable folder/);
           assert.match(seen.summary, new RegExp(`Server time: ${seen.serverTime}`));
           continue;
         }
         const seen = seenWhole(result);
+        clocks.set(request.id as number, (seen as unknown as { clock: string }).clock);
         const next = (seen as unknown as { nextCursor: string | null }).nextCursor;
         if (next) cursors.set(request.id as number, next);
         if (params.arguments.within || params.arguments.period) {

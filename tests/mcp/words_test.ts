@@ -98,7 +98,11 @@ Deno.test({
   async fn() {
     // Every part of the query (what its hash covers) names the arguments it comes from: a
     // new filter input does not compile until named there, and then the Fix names it.
-    assert.deepEqual(Object.keys(QUERY_ARGUMENTS.filter).sort(), Object.keys(EVERY_FILE).sort());
+    // `alsoCreated`: a fresh instance's (contract §24), set by no tool argument.
+    assert.deepEqual(
+      Object.keys(QUERY_ARGUMENTS.filter).sort(),
+      [...Object.keys(EVERY_FILE), "alsoCreated"].sort(),
+    );
     const names = queryArguments();
     for (const name of ["within", "period", "minSizeBytes", "maxSizeBytes", "root", "path"]) {
       assert.ok(names.includes(name), name);
