@@ -153,9 +153,12 @@ export async function changesSince(
       const c: Clock = since.clock;
       if (c.run !== deps.run) return "the clock is from another run of the server";
       if (c.root !== root) return "the clock is another root's";
-      if (c.at === null) return "the root was not indexed when the clock was given";
-      from = { position: c.at.position };
-      epoch = c.at.epoch;
+      // A clock that names a time only: its root was not indexed then, or not answered from
+      // since it became ready; the journal answers from the time if it reaches back to it.
+      if (c.at !== null) {
+        from = { position: c.at.position };
+        epoch = c.at.epoch;
+      }
     }
     if (deps.journals === null) return noJournal;
     const now = deps.journals.journalOf(rootPath);

@@ -195,17 +195,16 @@ export class RootKeeper {
       const outcome = await task.outcome.finally(endFeed);
       if (root.status.state !== "building" || root.index !== worker) return; // stopped meanwhile
       if (root.rebuild) return void this.#build(root, "events were lost");
-      const { entries, watches, memoryBytes, journal } = root.status;
-      const position = journal?.position ?? 0; // it does not move until the journal begins
+      const { entries, watches, memoryBytes } = root.status;
       root.status = {
         state: "ready",
         entries,
         ...(watches === undefined ? {} : { watches, memoryBytes }),
-        journal: { position, start: position, steps: 0, memoryBytes: 0 },
       };
-      // Its journal begins now (contract §24): clocks of earlier epochs are fresh starts.
+      // Its journal begins now (contract §24): clocks of earlier epochs are fresh starts, and
+      // until its worker reports a position, clocks name the time (answered from it).
       root.epoch++;
-      worker?.postMessage({ type: "journal" } satisfies IndexControl);
+      worker?.postMessage({ type: "journal", at: this.#clock.now() } satisfies IndexControl);
       root.failedFills = 0;
       const ms = this.#clock.now() - started;
       this.#options.log("info", readyLine(root.number, root.status.entries, ms, outcome));

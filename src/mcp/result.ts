@@ -15,7 +15,11 @@ import type { SearchResult } from "../search/mod.ts";
  * `structuredContent`, which says everything the summary says (contract §4).
  */
 export function successResult(result: SearchResult, now: number): CallToolResult {
-  const structured = structuredResult(result, now);
+  return structuredSuccess(structuredResult(result, now));
+}
+
+/** A successful result from its structured content, whose `summary` is the line. */
+export function structuredSuccess(structured: { summary: string }): CallToolResult {
   return {
     content: [
       { type: "text", text: structured.summary },

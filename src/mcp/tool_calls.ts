@@ -15,7 +15,7 @@ import type { Answers } from "../index/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import { searchByTime } from "../search/mod.ts";
 import { changesSince, changesStructured, encodeClock } from "../changes/mod.ts";
-import { errorResult, successResult } from "./result.ts";
+import { errorResult, structuredSuccess, successResult } from "./result.ts";
 import type { ServerDeps } from "./server.ts";
 
 /** A `tools/call`'s parameters, as the SDK has checked them. */
@@ -151,14 +151,7 @@ export async function changesCall(
     }, extra.signal);
     const structured = changesStructured(result, deps.clock.now());
     log.log("info", `changes: ${structured.summary}`);
-    return {
-      content: [
-        { type: "text", text: structured.summary },
-        { type: "text", text: JSON.stringify(structured) },
-      ],
-      structuredContent: structured as unknown as Record<string, unknown>,
-      isError: false,
-    };
+    return structuredSuccess(structured);
   } catch (err) {
     if (err instanceof ToolError) {
       log.log("info", `changes refused: ${err.code}.`);

@@ -159,7 +159,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       if (message.ring) fed.feed(message.ring);
       else fed.end();
     } else if (message.type === "journal") {
-      journal?.begin();
+      journal?.begin(Math.min(message.at, clock.now()));
     } else if (message.type === "since") {
       const answer = journal?.ask(message.query) ?? { fresh: "its index is not ready" };
       scope.postMessage({ type: "since", id: message.id, answer, report: report(cache) });

@@ -59,8 +59,8 @@ export type IndexControl =
   | { type: "feed"; ring: SharedArrayBuffer | null }
   /** Forget what these changes name; `rescan`: forget everything. */
   | { type: "changes"; changes: Change[]; rescan: boolean }
-  /** The index is ready: its journal answers from here on (contract §24). */
-  | { type: "journal" }
+  /** The index became ready at `at` (epoch ms): its journal answers from then on (§24). */
+  | { type: "journal"; at: number }
   /** A changes call's question to the journal (answered by a {@linkcode JournalReply}). */
   | { type: "since"; id: number; query: JournalQuery };
 

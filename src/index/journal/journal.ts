@@ -96,10 +96,14 @@ export class Journal {
     return this.#bytes;
   }
 
-  /** From now on, positions are answered exactly (the index is ready, nothing lost). */
-  begin(): void {
-    this.#start = this.#pos;
-    this.#startMs = this.#options.now();
+  /**
+   * Positions are answered exactly from the state at time `atMs` on (the index became
+   * ready then, nothing lost since): from the last batch applied at or before it.
+   */
+  begin(atMs = this.#options.now()): void {
+    this.#start = this.#batches.find((b) => b.ms > atMs)?.pos ?? this.#pos + 1;
+    this.#start--;
+    this.#startMs = atMs;
   }
 
   /** The journal cannot follow what it knows: it starts anew from now (if it had begun). */

@@ -81,9 +81,9 @@ export class RootJournal {
     return { position: at, start: Number.isFinite(start) ? start : null, steps, bytes };
   }
 
-  /** The root is ready: positions from now on are answered exactly. */
-  begin(): void {
-    this.#journal.begin();
+  /** The root became ready at `atMs`: positions from then on are answered exactly. */
+  begin(atMs?: number): void {
+    this.#journal.begin(atMs);
   }
 
   /** The index forgot everything (events were lost): nothing before now is known. */
