@@ -79,7 +79,7 @@ export function batchTouches(
     known.moved(from, to);
     add(from, false);
     add(to, false, true, from);
-    for (const below of known.below(from)) {
+    for (const below of known.below(from, true)) {
       add(below, false);
       add(to + below.slice(from.length), false, true, below);
     }

@@ -11,16 +11,10 @@
  *
  * @module
  */
-import { type Image, sameImage } from "./image.ts";
+import type { Image } from "./image.ts";
 import { Moves } from "./moves.ts";
-import {
-  type Entry,
-  type NetChange,
-  renamedFrom,
-  stateAt,
-  type Step,
-  type Touch,
-} from "./steps.ts";
+import { type Entry, type NetChange, stateAt, type Step, type Touch } from "./steps.ts";
+import { netChanges } from "./net_changes.ts";
 
 export type { NetChange, Touch };
 
@@ -130,6 +124,13 @@ export class Journal {
     return entry.steps.length > 0 ? entry.steps.at(-1)!.image : entry.base;
   }
 
+  /** An entry's image before its last step (`undefined` when never touched). */
+  beforeLast(path: string): Image | "unknown" | undefined {
+    const entry = this.#entries.get(path);
+    if (!entry) return undefined;
+    return entry.steps.length > 1 ? entry.steps.at(-2)!.image : entry.base;
+  }
+
   /** Whether the entry at `path` was not there when the journal first touched it. */
   madeHere(path: string): boolean {
     return this.#entries.get(path)?.base === null;
@@ -217,52 +218,9 @@ export class Journal {
     return ms;
   }
 
-  /**
-   * The net change of every entry between positions `since` and `until` (unsorted). One
-   * pass over the entries a move went into (what was renamed, each source once), then one
-   * over every entry, skipping at its last step those not touched since `since`.
-   */
+  /** The net change of every entry between positions `since` and `until` (unsorted). */
   between(since: number, until: number): NetChange[] {
-    const renames = new Map<string, string>();
-    const claimed = new Set<string>();
-    for (const path of this.#movedInto) {
-      const entry = this.#entries.get(path)!;
-      const after = stateAt(entry, until);
-      if (after === null || after === "unknown" || stateAt(entry, since) !== null) continue;
-      const changed = entry.steps.filter((s) => s.pos > since && s.pos <= until);
-      const from = renamedFrom(this.#entries, changed, since, until, after.kind);
-      // A source is renamed once: any other move from it was of something made after.
-      if (from === null || claimed.has(from)) continue;
-      claimed.add(from);
-      renames.set(path, from);
-    }
-    const out: NetChange[] = [];
-    for (const [path, entry] of this.#entries) {
-      const steps = entry.steps;
-      let i = steps.length - 1;
-      if (i < 0 || steps[i]!.pos <= since) continue;
-      while (i >= 0 && steps[i]!.pos > until) i--;
-      if (i < 0 || steps[i]!.pos <= since) continue; // no step in (since, until]
-      const after = steps[i]!.image;
-      let written = false;
-      for (; i >= 0 && steps[i]!.pos > since; i--) written ||= steps[i]!.written;
-      const before = i >= 0 ? steps[i]!.image : entry.base;
-      if (after === null) {
-        if (before !== null && !claimed.has(path)) {
-          out.push({ path, change: "removed", image: before });
-        }
-      } else if (before === null) {
-        const from = renames.get(path);
-        out.push(
-          from === undefined
-            ? { path, change: "created", image: after }
-            : { path, change: "renamed", image: after, previousPath: from },
-        );
-      } else if (
-        before === "unknown" || written || !sameImage(before, after)
-      ) out.push({ path, change: "modified", image: after });
-    }
-    return out;
+    return netChanges(this.#entries, this.#movedInto, since, until);
   }
 
   /** Drops the oldest batches past the bounds; their last state becomes each entry's base. */

@@ -86,15 +86,25 @@ export class Known {
     return [...names];
   }
 
-  /** Every entry known below the folder at `abs` now (absolute paths, folders first). */
-  below(abs: string): string[] {
+  /**
+   * Every entry known below the folder at `abs` now (absolute paths, folders first); with
+   * `justGone`, also those its last batch found gone (a move's source: its removal may come
+   * a batch before the move that explains it); with `through`, also what is known below
+   * folders known gone.
+   */
+  below(abs: string, justGone = false, through = false): string[] {
     const out: string[] = [];
     const sep = hostRules.sep;
     const visit = (dir: string, depth: number) => {
       for (const name of this.children(dir)) {
         const path = dir + sep + name;
-        const image = this.image(path);
-        if (image === null) continue;
+        let image = this.image(path);
+        if (image === null && justGone) image = this.#journal.beforeLast(this.rel(path)) ?? null;
+        if (image === null) {
+          // `through`: below a folder known gone too, where the journal still knows entries.
+          if (through && depth < 4096) visit(path, depth + 1);
+          continue;
+        }
         out.push(path);
         const isFolder = image === "unknown"
           ? this.#view.names(path) !== null

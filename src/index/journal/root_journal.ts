@@ -53,6 +53,8 @@ export class RootJournal {
   #applying = false;
   /** Folders that appeared since the last question, read again before it is answered. */
   readonly #appeared = new Set<string>();
+  /** Folders whose listing events changed since the last question: listed again then. */
+  readonly #listed = new Set<string>();
 
   constructor(cache: TreeCache, disk: FsPort, bounds: JournalBounds, now: () => number) {
     this.#cache = cache;
@@ -108,9 +110,17 @@ export class RootJournal {
         this.#appeared.delete(this.#appeared.values().next().value!);
       }
     };
-    this.#journal.record(
-      batchTouches(changes, this.#known(), this.#disk, cache.root, apply, appeared),
-    );
+    const touches = batchTouches(changes, this.#known(), this.#disk, cache.root, apply, appeared);
+    for (const t of touches) {
+      if (this.#listed.size >= APPEARED_MOST) break;
+      const at = t.path.lastIndexOf("/");
+      this.#listed.add(
+        at < 0
+          ? cache.root
+          : cache.root + hostRules.sep + t.path.slice(0, at).replaceAll("/", hostRules.sep),
+      );
+    }
+    this.#journal.record(touches);
   }
 
   /**
@@ -163,13 +173,43 @@ export class RootJournal {
    * made it: what was put in it meanwhile raised no event. Once a question has passed the
    * barrier, every such watch is in place, so each folder that appeared is read again:
    * what it holds that the journal does not know was made in it, and what the journal
-   * thought it held and is not there went.
+   * thought it held and is not there went. Each folder whose listing events changed is
+   * listed again too, for what went from it unsaid.
    */
   #settle(): void {
-    if (this.#appeared.size === 0) return;
+    if (this.#appeared.size === 0 && this.#listed.size === 0) return;
     const known = this.#known();
     const lstat = (path: string) => this.#disk.lstat(path);
     const touches: Touch[] = [];
+    const sep = hostRules.sep;
+    // A folder whose listing changed: what it is thought to hold that is not there went
+    // (with what was below it), by a move whose events did not all come.
+    for (const folder of this.#listed) {
+      if (this.#appeared.has(folder)) continue; // read whole below
+      let names: Set<string>;
+      try {
+        names = new Set([...this.#disk.readDir(folder)].map((e) => e.name));
+      } catch {
+        continue; // gone: its own event says so
+      }
+      for (const name of known.children(folder)) {
+        const path = folder + sep + name;
+        if (names.has(name)) continue;
+        // Itself, if thought there, and what is thought to be below it (even once it is known
+        // gone: what was below a folder whose move came apart may be thought there still).
+        const thought = known.image(path) === null ? [] : [path];
+        for (const gone of [...thought, ...known.below(path, false, true)]) {
+          if (lstatImage(lstat, gone) !== null) continue;
+          touches.push({
+            path: known.rel(gone),
+            before: known.image(gone),
+            after: null,
+            written: false,
+          });
+        }
+      }
+    }
+    this.#listed.clear();
     for (const folder of this.#appeared) {
       const there = new Set(readBelow(this.#disk, folder));
       for (const path of there) {

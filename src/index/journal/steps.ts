@@ -48,32 +48,3 @@ export function stateAt(entry: Entry, pos: number): Image | "unknown" {
   const step = entry.steps.findLast((s) => s.pos <= pos);
   return step ? step.image : entry.base;
 }
-
-/**
- * Where an entry absent at `since` and present at `until` was renamed from: the last
- * rename into it in between, followed back while its source was itself renamed in
- * between, to a path present at `since` and absent at `until`; `null` if none.
- */
-export function renamedFrom(
-  entries: ReadonlyMap<string, Entry>,
-  changed: Step[],
-  since: number,
-  until: number,
-  kind: number,
-): string | null {
-  let move = changed.findLast((s) => s.from !== undefined);
-  for (let hops = 0; move !== undefined && hops < 16; hops++) {
-    const at = move.pos;
-    const source = entries.get(move.from!);
-    if (!source || stateAt(source, until) !== null) return null;
-    // The same entry all along: not gone and made again before it moved (its removal may
-    // come a batch before the move that explains it).
-    const between = source.steps.filter((s) => s.pos > since && s.pos < at);
-    const gone = between.findIndex((s) => s.image === null);
-    if (gone >= 0 && between.slice(gone).some((s) => s.image !== null)) return null;
-    const then = stateAt(source, since);
-    if (then !== null) return then === "unknown" || then.kind === kind ? move.from! : null;
-    move = source.steps.findLast((s) => s.pos > since && s.pos <= at && s.from !== undefined);
-  }
-  return null;
-}
