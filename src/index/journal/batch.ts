@@ -18,6 +18,9 @@ import { type Image, lstatImage } from "./image.ts";
 import type { Touch } from "./journal.ts";
 import type { Known } from "./known.ts";
 
+/** The most pairs of a move's lone ends tried in one batch (each end against each other). */
+const PAIRS_MOST = 10_000;
+
 /** The most entries read below one folder that appears in one batch. */
 export const NEW_FOLDER_MAX_ENTRIES = 100_000;
 
@@ -115,15 +118,21 @@ export function batchTouches(
     const kindOf = (image: Image | "unknown") =>
       image === null || image === "unknown" ? null : image.kind;
     gone.push(...lone.filter((path) => lstatImage(lstat, path) === null));
+    // Each end against each other: on a storm of them, not worth it (removed + created).
+    if (lone.length * gone.length > PAIRS_MOST) return;
+    const sources = new Set<string>();
+    for (const n of named.values()) if (n.from !== undefined) sources.add(n.from);
+    const went = gone.filter((g) => lstatImage(lstat, g) === null);
     for (const to of lone) {
       const n = named.get(to);
       const now = lstatImage(lstat, to);
       if (!n || n.from !== undefined || now === null || n.before !== null) continue;
-      const from = gone.filter((g) =>
-        lstatImage(lstat, g) === null && kindOf(named.get(g)?.before ?? null) === now.kind &&
-        ![...named.values()].some((m) => m.from === g)
+      const from = went.filter((g) =>
+        !sources.has(g) && kindOf(named.get(g)?.before ?? null) === now.kind
       );
-      if (from.length === 1) moved(from[0]!, to);
+      if (from.length !== 1) continue;
+      moved(from[0]!, to);
+      sources.add(from[0]!);
     }
   }
   apply();

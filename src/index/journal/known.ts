@@ -90,13 +90,14 @@ export class Known {
    * Every entry known below the folder at `abs` now (absolute paths, folders first); with
    * `justGone`, also those its last batch found gone (a move's source: its removal may come
    * a batch before the move that explains it); with `through`, also what is known below
-   * folders known gone.
+   * folders known gone; it stops once it has more than `most`.
    */
-  below(abs: string, justGone = false, through = false): string[] {
+  below(abs: string, justGone = false, through = false, most = Infinity): string[] {
     const out: string[] = [];
     const sep = hostRules.sep;
     const visit = (dir: string, depth: number) => {
       for (const name of this.children(dir)) {
+        if (out.length > most) return;
         const path = dir + sep + name;
         let image = this.image(path);
         if (image === null && justGone) image = this.#journal.beforeLast(this.rel(path)) ?? null;

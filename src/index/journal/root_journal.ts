@@ -131,7 +131,7 @@ export class RootJournal {
   #forgetting(abs: string, below: boolean): void {
     if (this.#applying) return;
     const known = this.#known();
-    const paths = below ? [abs, ...known.below(abs)] : [abs];
+    const paths = below ? [abs, ...known.below(abs, false, false, REMEMBER_MOST)] : [abs];
     if (paths.length > REMEMBER_MOST) return this.#journal.restart();
     for (const path of paths) {
       const image = known.image(path);
