@@ -56,8 +56,6 @@ export interface ChangesRequest {
   queryHash: string;
   /** `since` as given: a clock, or a time (epoch ms). */
   since: { clock: Clock } | { ms: number };
-  /** The text of `since`, echoed into the cursor. */
-  sinceText: string;
   /** A later page's position, or `null` on the first. */
   cursor: ChangesCursor | null;
 }
@@ -99,7 +97,6 @@ export function parseChangesArguments(
     search: parsed.request,
     queryHash: hash,
     since,
-    sinceText,
     cursor: cursor === undefined ? null : decodeChangesCursor(cursor, hash),
   };
 }

@@ -14,7 +14,7 @@ import type { Guard } from "../security/mod.ts";
 import { formatTime } from "../query/mod.ts";
 import type { ChangeRecord, JournalAnswer, JournalQuery } from "../index/mod.ts";
 import type { Pager } from "../paging/mod.ts";
-import { type Clock, encodeClock } from "./clock.ts";
+import { type Clock, encodeClock, rootClock } from "./clock.ts";
 import {
   type ChangesCursor,
   type ChangesRequest,
@@ -136,12 +136,7 @@ export async function changesSince(
   const sinceMs = "clock" in since ? since.clock.ms : since.ms;
   const first = await firstPage();
   if (typeof first !== "string") return first;
-  const clock = encodeClock({
-    run: deps.run,
-    root,
-    at: deps.journals?.journalOf(rootPath) ?? null,
-    ms: started,
-  });
+  const clock = rootClock(deps, rootPath, started);
   const fresh = await freshChanges(args, deps, sinceMs, undefined, signal);
   return done(fresh, clock, sinceMs, first);
 

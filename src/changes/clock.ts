@@ -26,6 +26,22 @@ export function newRunId(): string {
   return crypto.randomUUID().replaceAll("-", "").slice(0, 12);
 }
 
+/** Where a root's clock is read from: the run, the allowed roots, each root's journal. */
+export interface ClockSource {
+  run: string;
+  config: { roots: readonly { path: string }[] };
+  journals?: { journalOf(path: string): { epoch: number; position: number } | null } | null;
+}
+
+/**
+ * The clock of the root at `path` now, given at `ms`: its journal's epoch and position
+ * when its index is ready and has answered, else the time only.
+ */
+export function rootClock(source: ClockSource, path: string, ms: number): string {
+  const root = source.config.roots.findIndex((r) => r.path === path) + 1;
+  return encodeClock({ run: source.run, root, at: source.journals?.journalOf(path) ?? null, ms });
+}
+
 /** The clock's string. */
 export function encodeClock(clock: Clock): string {
   const at = clock.at === null ? "-.-" : `${clock.at.epoch}.${clock.at.position}`;

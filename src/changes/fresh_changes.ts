@@ -7,7 +7,6 @@
  * @module
  */
 import { searchByTime } from "../search/mod.ts";
-import type { ScanProgress } from "../walk/mod.ts";
 import { formatTime } from "../query/mod.ts";
 import type { ChangeOutput, ChangesDeps } from "./changes_since.ts";
 
@@ -27,7 +26,6 @@ export async function freshChanges(
   sinceMs: number,
   cursor: string | undefined,
   signal?: AbortSignal,
-  onProgress?: (progress: ScanProgress) => void,
 ): Promise<FreshPage> {
   const { since: _since, cursor: _cursor, ...rest } = args as Record<string, unknown>;
   const search = {
@@ -50,7 +48,6 @@ export async function freshChanges(
       alsoCreated: true,
     },
     signal,
-    onProgress,
   );
   const { output } = result;
   return {

@@ -7,7 +7,6 @@
  *
  * @module
  */
-export { changesShape } from "./changes_arguments.ts";
 export {
   type ChangeOutput,
   type ChangesDeps,
@@ -16,5 +15,5 @@ export {
   changesSince,
   type Journals,
 } from "./changes_since.ts";
-export { type ChangesStructured, changesStructured, changesWords } from "./changes_words.ts";
-export { type Clock, decodeClock, encodeClock, newRunId } from "./clock.ts";
+export { type ChangesStructured, changesStructured } from "./changes_words.ts";
+export { newRunId, rootClock } from "./clock.ts";

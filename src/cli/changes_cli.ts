@@ -7,14 +7,10 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { readablePaths } from "../config.ts";
-import { ToolError } from "../errors.ts";
-import { errorText } from "../presentation.ts";
-import { Pager } from "../paging/mod.ts";
 import { localTime, serverTimeZone } from "../query/mod.ts";
 import { changesSince, changesStructured, newRunId } from "../changes/mod.ts";
 import { FlagError, type FlagValues, inCliWords, PARSE_OPTIONS, toolArguments } from "./flags.ts";
-import { cliConfig, type CliIo, shellQuote, usageError } from "./cli_io.ts";
+import { type CliIo, onFolders, shellQuote, usageError } from "./cli_io.ts";
 
 /** The search flags a changes call takes (the others are a search's alone). */
 const TAKES = new Set([
@@ -61,11 +57,8 @@ export async function runChangesCli(argv: string[], io: CliIo): Promise<number> 
     if (!(err instanceof FlagError)) throw err;
     return usageError(io, err.message);
   }
-  const config = cliConfig(io, positionals);
-  if (typeof config === "number") return config;
-  const scanner = io.scanner(readablePaths(config));
-  try {
-    const pager = new Pager({ scanner, clock: io.clock, snapshots: false });
+  const since = values.since;
+  return await onFolders(io, positionals, async (config, pager) => {
     const deps = {
       config,
       pager,
@@ -74,29 +67,18 @@ export async function runChangesCli(argv: string[], io: CliIo): Promise<number> 
       journals: null,
       noJournal: "one run of the command line keeps no journal of changes",
     };
-    const result = await changesSince(args, deps);
-    const structured = changesStructured(result, io.clock.now());
-    if (values.json) {
-      io.out(JSON.stringify(structured, null, 2) + "\n");
-      return 0;
-    }
+    const structured = changesStructured(await changesSince(args, deps), io.clock.now());
+    if (values.json) return JSON.stringify(structured, null, 2) + "\n";
     const again = (flag: string, value: string) =>
       [io.program, ...["changes", ...positionals, flag, value].map(shellQuote)].join(" ");
     const lines = table(structured, values.utc === true);
     lines.push(inCliWords(structured.summary.replace(/ Server time: .*$/, "")));
     if (structured.nextCursor !== null) {
-      lines.push(`Next page: ${again("--since", values.since)} --cursor ${structured.nextCursor}`);
+      lines.push(`Next page: ${again("--since", since)} --cursor ${structured.nextCursor}`);
     }
     lines.push(`Next time: ${again("--since", structured.clock)}`);
-    io.out(lines.join("\n") + "\n");
-    return 0;
-  } catch (err) {
-    if (!(err instanceof ToolError)) throw err;
-    io.err(inCliWords(errorText(err)) + "\n");
-    return 1;
-  } finally {
-    scanner.close();
-  }
+    return lines.join("\n") + "\n";
+  });
 }
 
 /** The changes as an aligned table: change, kind, modified time, path (and where from). */

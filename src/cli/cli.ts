@@ -6,18 +6,14 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { readablePaths } from "../config.ts";
-import { ToolError } from "../errors.ts";
-import { errorText } from "../presentation.ts";
 import { structuredResult } from "../result_words.ts";
-import { Pager } from "../paging/mod.ts";
 import { closestName } from "../query/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import { searchByTime } from "../search/mod.ts";
-import { FlagError, inCliWords, NUMBER_FLAGS, PARSE_OPTIONS, toolArguments } from "./flags.ts";
+import { FlagError, NUMBER_FLAGS, PARSE_OPTIONS, toolArguments } from "./flags.ts";
 import { formatTable } from "./table.ts";
 import { USAGE } from "./usage.ts";
-import { cliConfig, type CliIo, shellQuote, usageError } from "./cli_io.ts";
+import { type CliIo, onFolders, shellQuote, usageError } from "./cli_io.ts";
 import { runChangesCli } from "./changes_cli.ts";
 
 export type { CliIo };
@@ -63,35 +59,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (!(err instanceof FlagError)) throw err;
     return usageError(io, err.message);
   }
-  const config = cliConfig(io, positionals);
-  if (typeof config === "number") return config;
-  const scanner = io.scanner(readablePaths(config));
-  try {
+  return await onFolders(io, positionals, async (config, pager) => {
     const result = await searchByTime(
       args,
-      { config, pager: new Pager({ scanner, clock: io.clock, snapshots: false }), clock: io.clock },
+      { config, pager, clock: io.clock },
       undefined,
       progressLine(io),
     );
     if (io.errIsTerminal) io.err("\r\x1b[K");
-    io.out(
-      values.json
-        ? JSON.stringify(structuredResult(result, io.clock.now()), null, 2) + "\n"
-        : formatTable(
-          result,
-          io.clock.now(),
-          nextPageCommand(io.program, searchArgs),
-          values.utc === true,
-        ),
-    );
-    return 0;
-  } catch (err) {
-    if (!(err instanceof ToolError)) throw err;
-    io.err(inCliWords(errorText(err)) + "\n");
-    return 1;
-  } finally {
-    scanner.close();
-  }
+    return values.json
+      ? JSON.stringify(structuredResult(result, io.clock.now()), null, 2) + "\n"
+      : formatTable(
+        result,
+        io.clock.now(),
+        nextPageCommand(io.program, searchArgs),
+        values.utc === true,
+      );
+  });
 }
 
 /**

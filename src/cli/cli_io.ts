@@ -4,7 +4,11 @@
  *
  * @module
  */
-import { type Config, ConfigError, loadConfig } from "../config.ts";
+import { type Config, ConfigError, loadConfig, readablePaths } from "../config.ts";
+import { ToolError } from "../errors.ts";
+import { errorText } from "../presentation.ts";
+import { Pager } from "../paging/mod.ts";
+import { inCliWords } from "./flags.ts";
 import type { Clock } from "../ports/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 
@@ -37,6 +41,31 @@ export function cliConfig(io: CliIo, roots: string[]): Config | number {
     if (!(err instanceof ConfigError)) throw err;
     io.err(`file-time-search: ${err.message}\n`);
     return 2;
+  }
+}
+
+/**
+ * Runs one tool call on the folders given (its configuration, a pager over a scanner that
+ * may read them) and prints what `call` returns; the exit status: 0, 1 when the tool
+ * refused (its error lines on stderr, in the command line's words), 2 for configuration.
+ */
+export async function onFolders(
+  io: CliIo,
+  roots: string[],
+  call: (config: Config, pager: Pager) => Promise<string>,
+): Promise<number> {
+  const config = cliConfig(io, roots);
+  if (typeof config === "number") return config;
+  const scanner = io.scanner(readablePaths(config));
+  try {
+    io.out(await call(config, new Pager({ scanner, clock: io.clock, snapshots: false })));
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    io.err(inCliWords(errorText(err)) + "\n");
+    return 1;
+  } finally {
+    scanner.close();
   }
 }
 

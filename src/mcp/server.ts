@@ -29,7 +29,7 @@ import {
   removePrivateFolder,
 } from "../index/mod.ts";
 import type { SearchDeps } from "../search/mod.ts";
-import { encodeClock, type Journals, newRunId } from "../changes/mod.ts";
+import { type Journals, newRunId, rootClock } from "../changes/mod.ts";
 import { LineTransport } from "./line_transport.ts";
 import { indexOff, LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
 import { type Log, McpLog } from "./logging.ts";
@@ -94,14 +94,7 @@ export function createServer(deps: ServerDeps): Server {
         const index = deps.indexStatus?.() ??
           deps.config.roots.map((r) => indexOff(offAnswers!.of(r.path)));
         const now = deps.clock.now();
-        const clocks = deps.config.roots.map((r, i) =>
-          encodeClock({
-            run: deps.run,
-            root: i + 1,
-            at: deps.journals?.journalOf(r.path) ?? null,
-            ms: now,
-          })
-        );
+        const clocks = deps.config.roots.map((r) => rootClock(deps, r.path, now));
         return listRoots(deps.config, now, index, clocks);
       }
       if (tool === CHANGES_TOOL_NAME) return await changesCall(params, extra, deps);

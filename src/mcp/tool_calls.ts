@@ -14,7 +14,7 @@ import { wordsRoom } from "../result_words.ts";
 import type { Answers } from "../index/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import { searchByTime } from "../search/mod.ts";
-import { changesSince, changesStructured, encodeClock } from "../changes/mod.ts";
+import { changesSince, changesStructured, rootClock } from "../changes/mod.ts";
 import { errorResult, structuredSuccess, successResult } from "./result.ts";
 import type { ServerDeps } from "./server.ts";
 
@@ -92,8 +92,8 @@ export async function searchCall(
     const roots = result.roots ?? [result.request.root.path];
     for (const root of roots) offAnswers?.walk(root, "INDEX=off");
     if (result.roots) {
-      result.output.clocks = roots.map((root) => ({ root, clock: clockOf(deps, root, started) }));
-    } else result.output.clock = clockOf(deps, roots[0]!, started);
+      result.output.clocks = roots.map((root) => ({ root, clock: rootClock(deps, root, started) }));
+    } else result.output.clock = rootClock(deps, roots[0]!, started);
     const { stats } = result.output;
     log.log(
       "info",
@@ -129,12 +129,6 @@ function clocksRoom(deps: ServerDeps): number {
   return deps.config.roots.reduce((sum, r) => sum + r.path.length + 100, 16);
 }
 
-/** Each root's clock now (contract §24): its journal's position when its index is ready. */
-function clockOf(deps: ServerDeps, path: string, ms: number): string {
-  const root = deps.config.roots.findIndex((r) => r.path === path) + 1;
-  return encodeClock({ run: deps.run, root, at: deps.journals?.journalOf(path) ?? null, ms });
-}
-
 /** Answers a `fs.changes_since` call. */
 export async function changesCall(
   params: ToolCallParams,
@@ -146,7 +140,7 @@ export async function changesCall(
     const result = await changesSince(params.arguments, {
       ...deps,
       journals: deps.journals ?? null,
-      ...(deps.config.maxResultChars ? { maxResultChars: deps.config.maxResultChars } : {}),
+      maxResultChars: deps.config.maxResultChars,
       wordsRoom: 1200,
     }, extra.signal);
     const structured = changesStructured(result, deps.clock.now());

@@ -75,11 +75,6 @@ export class Journal {
     return this.#start;
   }
 
-  /** When the journal's start was (epoch ms). */
-  get startMs(): number {
-    return this.#startMs;
-  }
-
   /** Steps kept. */
   get steps(): number {
     return this.#steps;

@@ -7,7 +7,6 @@
  *
  * @module
  */
-export { Journal, type JournalOptions, type NetChange, type Touch } from "./journal.ts";
 export { type JournalBounds, RootJournal } from "./root_journal.ts";
 export {
   askJournal,
@@ -15,4 +14,3 @@ export {
   type JournalAnswer,
   type JournalQuery,
 } from "./journal_query.ts";
-export { type Image, imageOf } from "./image.ts";
