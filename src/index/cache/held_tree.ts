@@ -67,6 +67,7 @@ export class HeldTree {
   #overflowed: Overflow | null = null;
   #overflowedAt = 0;
   #special = false;
+  #view: HeldView | undefined;
   /** Bumped by every change, so a listing read across an await is not kept stale. */
   protected generation = 0;
   /** Held folders checked on disk during this scan (or read from it). */
@@ -92,7 +93,7 @@ export class HeldTree {
 
   /** A look at what is held, reading nothing (the journal's images before a change). */
   get view(): HeldView {
-    return new HeldView(this.tree, this.root);
+    return this.#view ??= new HeldView(this.tree, this.root);
   }
 
   /** Entries held. */
