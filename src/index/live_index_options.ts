@@ -27,6 +27,8 @@ export interface IndexStatus {
    * holds was checked at or after it (contract §18, as of its last answer).
    */
   checkedWhole?: string;
+  /** When the round that `checkedWhole` began ended (RFC 3339). */
+  checkEnded?: string;
   /**
    * What the index costs, as of its last answer (contract §4): the runtime watches it holds
    * (one per folder watched) and the bytes its worker holds (heap in use and columns).
@@ -43,7 +45,14 @@ export interface IndexStatus {
 /** Where a root's index stands, without its calls. */
 export type RootState = Pick<
   IndexStatus,
-  "state" | "entries" | "reason" | "checkedWhole" | "watches" | "memoryBytes" | "journal"
+  | "state"
+  | "entries"
+  | "reason"
+  | "checkedWhole"
+  | "checkEnded"
+  | "watches"
+  | "memoryBytes"
+  | "journal"
 >;
 
 /** Options of {@linkcode LiveIndex}. */

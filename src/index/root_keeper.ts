@@ -33,7 +33,8 @@ import {
   rebuildLine,
   SPECIAL_FILES,
 } from "./index_words.ts";
-import type { IndexControl, IndexReport } from "./answer/mod.ts";
+import type { CheckedMessage, IndexControl, IndexReport } from "./answer/mod.ts";
+import { CHECK_CORE_SHARE } from "./cache/mod.ts";
 import type { LiveIndexOptions } from "./live_index_options.ts";
 import { newRootIndex, type RootIndex } from "./root_record.ts";
 
@@ -92,13 +93,19 @@ export class RootKeeper {
       root.status.memoryBytes = report.memoryBytes;
       const { position, start, steps, bytes } = report.journal;
       root.status.journal = { position, start, steps, memoryBytes: bytes };
-      if (report.checkedWhole !== null) {
-        root.status.checkedWhole = new Date(report.checkedWhole).toISOString();
+      if (report.checkedWhole !== null && report.checkEnded !== null) {
+        this.#checked(root, { wholeSince: report.checkedWhole, ended: report.checkEnded });
       }
       return;
     }
     root.inflight = null; // its answer stands: the index is dropped after it
     this.#stop(root, overflowReason(report, this.#options.maxEntries));
+  }
+
+  /** A round of the root's background check ended (contract §18): said in fs.list_roots. */
+  #checked(root: RootIndex, round: Omit<CheckedMessage, "type">): void {
+    root.status.checkedWhole = new Date(round.wholeSince).toISOString();
+    root.status.checkEnded = new Date(round.ended).toISOString();
   }
 
   /** The index of `root`, started (its watch set up) if it was not. */
@@ -275,8 +282,13 @@ export class RootKeeper {
         maxEntries,
         unwatched: root.unwatched,
         journal: { maxSteps, maxAgeMs },
+        // One server's idle share, split among all its roots (background_check.ts).
+        checkShare: CHECK_CORE_SHARE / this.#order.length,
       } satisfies IndexControl,
     );
+    worker.addEventListener("message", (event: MessageEvent<CheckedMessage>) => {
+      if (event.data?.type === "checked" && root.index === worker) this.#checked(root, event.data);
+    });
     return worker;
   }
 

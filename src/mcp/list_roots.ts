@@ -43,7 +43,7 @@ export const LIST_ROOTS_TOOL: Tool = {
               type: "object",
               additionalProperties: false,
               description:
-                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why: 'INDEX=off' when the server was started without an index). 'answers' counts this root's calls by who answered them; 'lastWalk' says why the last call that walked did; 'checkedWhole': every folder and entry the index holds was checked on disk at or after this time.",
+                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why: 'INDEX=off' when the server was started without an index). 'answers' counts this root's calls by who answered them; 'lastWalk' says why the last call that walked did; 'checkedWhole': every folder and entry the index holds was checked on disk at or after this time, by the background check's round that ended at 'checkEnded'.",
               properties: {
                 state: { type: "string", enum: ["off", "starting", "building", "ready"] },
                 entries: { type: "integer", minimum: 0 },
@@ -59,6 +59,7 @@ export const LIST_ROOTS_TOOL: Tool = {
                 },
                 lastWalk: { type: "string" },
                 checkedWhole: { type: "string", format: "date-time" },
+                checkEnded: { type: "string", format: "date-time" },
                 watches: {
                   type: "integer",
                   minimum: 0,

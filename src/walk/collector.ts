@@ -31,7 +31,7 @@ export interface Collected {
   total: number | null;
 }
 
-/** Per-entry counts of one share (every share walks alike; these differ). */
+/** Per-entry counts of one share (of the entries it visited). */
 export interface EntryCounts {
   /** Entries that vanished or had no time. */
   skipped: number;
@@ -44,7 +44,7 @@ export interface ScanOutcome {
   /** `null` when the walk covered everything the page needs; else why it stopped, and where. */
   stopped: { reason: StopReason; boundary: string } | null;
   collected: Collected;
-  /** The walk's counts: the same in every share. */
+  /** The walk's counts (of one share: what it read and visited). */
   walk: WalkStats;
   entries: EntryCounts;
   /**
@@ -142,47 +142,50 @@ export class Collector {
 }
 
 /**
- * Merges the outcomes of a scan's shares into the outcome one whole scan would have had.
- * Every share walks the same listings in the same order and counts every entry, so the
- * file and folder limits stop all shares at the same boundary; a time-out may stop them
- * at different places: the merged boundary is then the smallest, and whatever a share
- * found beyond it is dropped.
+ * Merges the outcomes of a scan's shares (shares.ts) into the outcome one whole scan would
+ * have had, or `null` when it cannot: when the file or folder limit may have stopped one
+ * whole walk, the shares do not know where (each counts only what it read), so the caller
+ * scans again whole. Otherwise every entry was visited by exactly one share, and each
+ * share, walking in path order, dealt with every entry of its own up to its boundary; a
+ * time-out may stop them at different places: the merged boundary is then the smallest,
+ * and whatever a share found beyond it is dropped (contract §11).
  */
 export function mergeShares(
   outcomes: ScanOutcome[],
-  request: Needs,
+  request: Needs & Pick<SearchRequest, "limits">,
   keepAll = 0,
-): ScanOutcome {
+): ScanOutcome | null {
   const first = outcomes[0]!;
   if (outcomes.length === 1) return first;
+  const walk = mergedWalk(outcomes);
+  const { maxFilesScanned, maxDirectoriesScanned } = request.limits;
+  const counted = outcomes.some((o) => o.stopped !== null && o.stopped.reason !== "timeout");
+  if (
+    counted || walk.scannedFiles >= maxFilesScanned ||
+    walk.scannedDirectories >= maxDirectoriesScanned
+  ) return null;
   const order = keyOrder(request.order);
   const top = new TopK<Match>(request.limit + 1, order);
-  for (const o of outcomes) for (const m of o.collected.first) top.add(m);
-  const firstMatches = top.sorted();
-  const byPath = outcomes.flatMap((o) => o.collected.walkPrefix)
-    .sort((a, b) => comparePaths(a.path, b.path));
-  const entries = {
-    skipped: outcomes.reduce((sum, o) => sum + o.entries.skipped, 0),
-    unknownTime: outcomes.reduce((sum, o) => sum + o.entries.unknownTime, 0),
-  };
   let stopped: ScanOutcome["stopped"] = null;
   for (const o of outcomes) {
     if (o.stopped && (stopped === null || o.stopped.boundary < stopped.boundary)) {
       stopped = o.stopped;
     }
   }
-  // path_asc ends as soon as limit + 1 matches are in: if they all lie at or before the
-  // boundary, one whole scan would have ended there, complete, before any limit.
-  const filled = isWalkOrder(request.order) ? firstMatches[request.limit] : undefined;
-  if (stopped && filled && filled.path <= stopped.boundary) stopped = null;
-
+  const boundary = stopped?.boundary;
+  const within = (m: Match) => boundary === undefined || m.path <= boundary;
+  for (const o of outcomes) for (const m of o.collected.first) if (within(m)) top.add(m);
+  const firstMatches = top.sorted();
+  const walkPrefix = outcomes.flatMap((o) => o.collected.walkPrefix).filter(within)
+    .sort((a, b) => comparePaths(a.path, b.path)).slice(0, request.limit + 1);
+  const entries = {
+    skipped: outcomes.reduce((sum, o) => sum + o.entries.skipped, 0),
+    unknownTime: outcomes.reduce((sum, o) => sum + o.entries.unknownTime, 0),
+  };
   const totals = outcomes.map((o) => o.collected.total);
   const total = stopped === null && totals.every((t) => t !== null)
     ? totals.reduce((sum: number, t) => sum + t!, 0)
     : null;
-  const boundary = stopped?.boundary;
-  const walkPrefix = (boundary === undefined ? byPath : byPath.filter((m) => m.path <= boundary))
-    .slice(0, request.limit + 1);
   let all: Match[] | null = null;
   // Shares cut short stop at different places: their partial lists do not join up.
   if (!stopped && outcomes.every((o) => o.collected.all !== null && o.collected.allComplete)) {
@@ -193,8 +196,21 @@ export function mergeShares(
   return {
     stopped,
     collected: { first: firstMatches, walkPrefix, all, allComplete: all !== null, total },
-    walk: first.walk,
+    walk,
     entries,
     ...(hung ? { hung } : {}),
+  };
+}
+
+/** The shares' counts as one walk's: each listing the shares all read counted once. */
+function mergedWalk(outcomes: ScanOutcome[]): WalkStats {
+  const sum = (count: (walk: WalkStats) => number) =>
+    outcomes.reduce((total, o) => total + count(o.walk), 0);
+  const shared = Math.max(...outcomes.map((o) => o.walk.sharedDirectories ?? 0));
+  return {
+    scannedDirectories: sum((w) => w.scannedDirectories - (w.sharedDirectories ?? 0)) + shared,
+    scannedFiles: sum((w) => w.scannedFiles),
+    skipped: sum((w) => w.skipped),
+    excluded: sum((w) => w.excluded),
   };
 }

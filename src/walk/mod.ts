@@ -19,7 +19,6 @@ export {
   type ScanPlan,
   type ScanProgress,
   type ScanTools,
-  type Share,
-  WHOLE,
 } from "./scan.ts";
+export { type Share, WHOLE } from "./shares.ts";
 export { type StopReason, type WalkStats } from "./walk.ts";

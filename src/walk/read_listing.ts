@@ -50,7 +50,8 @@ export const LARGE_DIRECTORY_BYTES = 1024 * 1024;
 /**
  * Reads and orders one directory's listing. A huge folder (by its own size: about
  * 30,000 entries on ext4) is read as a stream, so memory stays bounded; all others
- * in one synchronous call, which is several times faster.
+ * in one synchronous call, which is several times faster. `size`: the folder's own size,
+ * when the walk has its stat already (else it is taken here).
  *
  * @throws `Deno.errors.*` from the listing, or {@linkcode LeftRootError}.
  */
@@ -60,6 +61,7 @@ export function readListing(
   prefix: string,
   options: ListingRules,
   depth: number,
+  size?: number,
 ): Listing | Promise<Listing> {
   assertStillInside(fs, options.rootReal, abs, options.guard);
   const listing: Listing = { keys: [], directories: new Set(), undecodable: 0 };
@@ -85,7 +87,7 @@ export function readListing(
     exclusion?.enter(folderOf(prefix), abs, wanted);
     return listing;
   };
-  if (!fs.holdsListing?.(abs) && fs.lstat(abs).size > LARGE_DIRECTORY_BYTES) {
+  if ((size ?? fs.lstat(abs).size) > LARGE_DIRECTORY_BYTES) {
     return (async () => {
       for await (const entry of fs.readDirStream(abs)) add(entry);
       return done();

@@ -13,6 +13,7 @@ import { compileExclusion } from "./exclusion.ts";
 import { compileFilter, type Match } from "./filter.ts";
 import { depthLimit, isWalkOrder, type SearchRequest } from "../query/mod.ts";
 import { walk, type WalkEntry, type WalkStats } from "./walk.ts";
+import { type Share, WHOLE } from "./shares.ts";
 
 /** What a scan reads with: the file system, the clock and layer 1 of the sandbox. */
 export interface ScanTools {
@@ -39,24 +40,10 @@ export interface ScanProgress {
 }
 
 /**
- * Which share of the entries a scan stats: the `index`-th of every `count` entries in
- * walk order. Every share walks the same listings in the same order, so the shares
- * count alike and stop alike; their matches merge into exactly what one whole scan
- * finds (collector.ts).
- */
-export interface Share {
-  index: number;
-  count: number;
-}
-
-/** A whole scan, not split. */
-export const WHOLE: Readonly<Share> = Object.freeze({ index: 0, count: 1 });
-
-/**
  * How a scan runs, besides its query: decided by what runs it, each value in one place.
  */
 export interface ScanPlan {
-  /** Which share of the entries it stats: decided by the worker scanner (or whole). */
+  /** Which share of the walk it takes (shares.ts): decided by the worker scanner (or whole). */
   share: Share;
   /**
    * Also keep every match, up to this many, so later pages can be served without a scan
@@ -111,11 +98,14 @@ export async function scan(
   const collector = new Collector(request, plan.keepAll);
   if (filter.matchesNothing) return collector.finish({ complete: true }, walkStats, entries);
   const exclusion = compileExclusion(request.filter, fs, root.realPath);
+  // What every share reads alike before its walk is counted by the first share alone.
+  const counts = share.index === 0;
   if (exclusion?.excludesStart(start.path, resolved.isDirectory)) {
-    walkStats.excluded++;
-    walkStats.skipped += exclusion.refused;
+    if (counts) walkStats.excluded++;
+    if (counts) walkStats.skipped += exclusion.refused;
     return collector.finish({ complete: true }, walkStats, entries);
   }
+  if (counts) walkStats.skipped += exclusion?.refused ?? 0; // ignore files not used (§17)
 
   let visited = 0;
   let lastReport = startedAt;
@@ -137,7 +127,6 @@ export async function scan(
     }
     visited++;
     boundary = entry.path;
-    if ((visited - 1) % share.count !== share.index) return false;
     if (!filter.wants(entry.path, entry.isDirectory)) return false;
     let info: Deno.FileInfo;
     try {
@@ -147,6 +136,7 @@ export async function scan(
       entries.skipped++;
       return false;
     }
+    if (entry.isDirectory) entry.size = info.size; // the walk lists it by this stat
     const verdict = filter.judge(entry.path, entry.isDirectory, info);
     if (verdict === "noTime") entries.skipped++;
     else if (verdict === "unknownTime") entries.unknownTime++;
@@ -183,11 +173,11 @@ export async function scan(
         startedAt,
         clock,
         exclusion,
+        share,
       },
       walkStats,
       visit,
     ));
-  walkStats.skipped += exclusion?.refused ?? 0; // ignore files not used (contract §17)
   return collector.finish(end, walkStats, entries);
 }
 

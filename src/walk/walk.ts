@@ -10,12 +10,14 @@
  *
  * @module
  */
-import type { Limits } from "../config.ts";
 import { isFsError } from "../errors.ts";
-import { type Clock, type FsPort, systemClock } from "../ports/mod.ts";
-import { type Guard, hostRules, LeftRootError, strictGuard } from "../security/mod.ts";
-import type { Exclusion } from "./exclusion.ts";
+import type { FsPort } from "../ports/mod.ts";
+import { hostRules, LeftRootError } from "../security/mod.ts";
 import { folderOf, type Listing, readListing } from "./read_listing.ts";
+import { ownerOf, SHARED_DEPTH } from "./shares.ts";
+import { type WalkOptions, withDefaults } from "./walk_options.ts";
+
+export type { WalkOptions } from "./walk_options.ts";
 
 /** Why a walk stopped early. */
 export type StopReason = "files" | "directories" | "timeout";
@@ -24,112 +26,14 @@ export type StopReason = "files" | "directories" | "timeout";
 export interface WalkStats {
   /** Directory listings read. */
   scannedDirectories: number;
+  /** Of those, listings every share of a split walk reads (`WalkOptions.share`): the top ones. */
+  sharedDirectories?: number;
   /** Non-directory entries visited. */
   scannedFiles: number;
   /** Entries skipped because they vanished, could not be read, or left the root. */
   skipped: number;
   /** Entries left out by the exclusion; a folder left out counts once, its contents not at all. */
   excluded: number;
-}
-
-/** Options of {@linkcode walk}, in the manner of std's `WalkOptions`: all but where to start optional. */
-export interface WalkOptions {
-  /** Absolute path of the start: real, except that a last component that is a link stays one. */
-  startAbs: string;
-  /**
-   * Root-relative path of the start (`""` for the root itself).
-   *
-   * @default {""}
-   */
-  startPath?: string;
-  /**
-   * Whether the start is a directory (else only the start itself can be visited).
-   *
-   * @default {true}
-   */
-  startIsDirectory?: boolean;
-  /**
-   * Whether the start itself is visited, at depth 0.
-   *
-   * @default {false}
-   */
-  visitStart?: boolean;
-  /**
-   * Deepest depth visited; directories at this depth are not read.
-   *
-   * @default {Infinity}
-   */
-  maxDepth?: number;
-  /**
-   * Real path of the root: a directory whose real path leaves it is skipped, not read.
-   *
-   * @default {startAbs}
-   */
-  rootReal?: string;
-  /**
-   * Layer 1's containment check.
-   *
-   * @default {strictGuard}
-   */
-  guard?: Guard;
-  /**
-   * Resume strictly after this path (a cursor's boundary); `null` for the start.
-   *
-   * @default {null}
-   */
-  boundary?: string | null;
-  /**
-   * Stop before visiting a file past `maxFilesScanned` files or reading a listing past
-   * `maxDirectoriesScanned` listings, or once `scanTimeoutMs` have passed since `startedAt`.
-   *
-   * @default {no limit}
-   */
-  limits?: Pick<Limits, "maxFilesScanned" | "maxDirectoriesScanned" | "scanTimeoutMs">;
-  /**
-   * When the time limit counts from.
-   *
-   * @default {clock.now()}
-   */
-  startedAt?: number;
-  /**
-   * The clock of the time limit.
-   *
-   * @default {systemClock}
-   */
-  clock?: Clock;
-  /**
-   * What to leave out: such entries are not visited, such folders not descended into.
-   *
-   * @default {null}
-   */
-  exclusion?: Exclusion | null;
-}
-
-/** The options with every default applied: done once, when a walk starts. */
-type Walking = Required<WalkOptions>;
-
-const NO_LIMITS = {
-  maxFilesScanned: Infinity,
-  maxDirectoriesScanned: Infinity,
-  scanTimeoutMs: Infinity,
-};
-
-function withDefaults(options: WalkOptions): Walking {
-  const clock = options.clock ?? systemClock;
-  return {
-    startAbs: options.startAbs,
-    startPath: options.startPath ?? "",
-    startIsDirectory: options.startIsDirectory ?? true,
-    visitStart: options.visitStart ?? false,
-    maxDepth: options.maxDepth ?? Infinity,
-    rootReal: options.rootReal ?? options.startAbs,
-    guard: options.guard ?? strictGuard,
-    boundary: options.boundary ?? null,
-    limits: options.limits ?? NO_LIMITS,
-    startedAt: options.startedAt ?? clock.now(),
-    clock,
-    exclusion: options.exclusion ?? null,
-  };
 }
 
 /** One entry the walk visits. */
@@ -142,6 +46,12 @@ export interface WalkEntry {
   depth: number;
   /** What the listing says: real directory, link, or something else. */
   isDirectory: boolean;
+  /**
+   * A folder's own size, set by a visitor that took its `lstat`: the stat travels with the
+   * entry, and the walk reads the folder's listing by it (read_listing.ts) without a
+   * second `lstat`.
+   */
+  size?: number;
 }
 
 /** How a walk ended. */
@@ -156,6 +66,8 @@ interface Frame {
   depth: number;
   listing: Listing;
   index: number;
+  /** Read by every share of a split walk: its entries are each visited by their owner. */
+  shared: boolean;
 }
 
 const SEP = hostRules.sep;
@@ -178,7 +90,9 @@ export async function walk(
   visit: (entry: WalkEntry) => boolean | void,
 ): Promise<WalkEnd> {
   const options = withDefaults(walkOptions);
-  const { boundary: after, clock, limits, exclusion } = options;
+  const { boundary: after, clock, limits, exclusion, share } = options;
+  const split = share.count > 1;
+  const mine = (path: string) => ownerOf(path, share.count) === share.index;
   const deadline = options.startedAt + limits.scanTimeoutMs;
   let boundary: string | null = null;
 
@@ -192,7 +106,7 @@ export async function walk(
   };
   const stop = (reason: StopReason): WalkEnd => ({ complete: false, reason, boundary: boundary! });
 
-  if (options.visitStart && (after === null || options.startPath > after)) {
+  if (options.visitStart && share.index === 0 && (after === null || options.startPath > after)) {
     const enough = visit({
       path: options.startPath,
       abs: options.startAbs,
@@ -208,22 +122,31 @@ export async function walk(
   if (whollyBefore(startPrefix, after)) return { complete: true };
 
   const stack: Frame[] = [];
-  const open = async (abs: string, prefix: string, depth: number): Promise<void> => {
+  /** The sizes of folders visited and not yet read, by path (`WalkEntry.size`). */
+  const sizes = new Map<string, number>();
+  /** Reads a listing; `counts`: its skips are this share's (a shared one's, its owner's). */
+  const open = async (
+    abs: string,
+    prefix: string,
+    depth: number,
+    shared: boolean,
+    size?: number,
+  ) => {
+    const counts = !shared ? true : depth === 1 ? share.index === 0 : mine(folderOf(prefix));
+    const refused = exclusion?.refused ?? 0; // its ignore files not used (contract §17)
     try {
-      const listing = await readListing(fs, abs, prefix, options, depth);
+      const listing = await readListing(fs, abs, prefix, options, depth, size);
       stats.scannedDirectories++;
-      stats.skipped += listing.undecodable;
-      stack.push({ abs, prefix, depth, listing, index: 0 });
+      if (shared) stats.sharedDirectories = (stats.sharedDirectories ?? 0) + 1;
+      if (counts) stats.skipped += listing.undecodable + (exclusion?.refused ?? 0) - refused;
+      stack.push({ abs, prefix, depth, listing, index: 0, shared });
     } catch (err) {
+      if (depth === 1) throw err; // the start's own listing failing fails the request
       if (!isFsError(err) && !(err instanceof LeftRootError)) throw err;
-      stats.skipped++;
+      if (counts) stats.skipped++;
     }
   };
-  // The start's own listing failing fails the request (the caller maps the error).
-  const listing = await readListing(fs, options.startAbs, startPrefix, options, 1);
-  stack.push({ abs: options.startAbs, prefix: startPrefix, depth: 1, listing, index: 0 });
-  stats.scannedDirectories++;
-  stats.skipped += listing.undecodable;
+  await open(options.startAbs, startPrefix, 1, split);
 
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
@@ -235,15 +158,24 @@ export async function walk(
     const key = keys[frame.index++]!;
     if (key.endsWith("/")) {
       const prefix = frame.prefix + key;
+      const size = sizes.get(prefix);
+      sizes.delete(prefix);
       if (whollyBefore(prefix, after)) continue;
       if (exclusion?.excludes(folderOf(prefix), true)) continue; // counted as an entry
+      // Below the shared listings, each subtree is its owner's alone.
+      const shared = frame.shared && frame.depth < SHARED_DEPTH;
+      if (frame.shared && !shared && !mine(folderOf(prefix))) continue;
       const reason = limitReached(true, true);
       if (reason) return stop(reason);
-      await open(frame.abs + SEP + key.slice(0, -1), prefix, frame.depth + 1);
+      await open(frame.abs + SEP + key.slice(0, -1), prefix, frame.depth + 1, shared, size);
       continue;
     }
     const path = frame.prefix + key;
     if (after !== null && path <= after) continue;
+    if (frame.shared && !mine(path)) {
+      if (boundary !== null) boundary = path; // another share's: visited there, passed here
+      continue;
+    }
     const isDirectory = directories.has(key);
     if (exclusion?.excludes(path, isDirectory)) {
       stats.excluded++;
@@ -252,7 +184,9 @@ export async function walk(
     }
     const reason = limitReached(isDirectory, false);
     if (reason) return stop(reason);
-    const enough = visit({ path, abs: frame.abs + SEP + key, depth: frame.depth, isDirectory });
+    const entry: WalkEntry = { path, abs: frame.abs + SEP + key, depth: frame.depth, isDirectory };
+    const enough = visit(entry);
+    if (entry.size !== undefined) sizes.set(path + "/", entry.size);
     if (!isDirectory) stats.scannedFiles++;
     boundary = path;
     if (enough === true) return { complete: true };

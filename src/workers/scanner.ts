@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Clock } from "../ports/mod.ts";
+import { type Clock, systemClock } from "../ports/mod.ts";
 import {
   mergeShares,
   type ScanOutcome,
@@ -15,7 +15,8 @@ import {
   type Share,
 } from "../walk/mod.ts";
 import { HungRoots } from "./hung_roots.ts";
-import { isWalkOrder, type SearchRequest } from "../query/mod.ts";
+import { isWalkOrder, type SearchRequest, withTimeSpent } from "../query/mod.ts";
+import { sharesProgress } from "./shares_progress.ts";
 import { type PoolCounts, WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
 import { runTask } from "./worker_task.ts";
 
@@ -62,7 +63,7 @@ export interface WorkerScannerOptions extends WorkerPoolOptions {
   graceMs?: number;
   /** How long a root whose scan hung is remembered (and said so). Default 10 minutes. */
   rememberHungMs?: number;
-  /** For the memory of hung roots. Default the system clock. */
+  /** For the memory of hung roots, and the time a scan spent. Default the system clock. */
   clock?: Clock;
   /** The memory of hung roots, when it is shared (with the live index). Default: its own. */
   hungRoots?: HungRoots;
@@ -74,11 +75,13 @@ export class WorkerScanner implements Scanner {
   readonly #parallelism: number;
   readonly #graceMs: number;
   readonly #hung: HungRoots;
+  readonly #clock: Clock;
 
   constructor(options: WorkerScannerOptions) {
     this.#pool = new WorkerPool(options);
     this.#parallelism = options.parallelism ?? 2;
     this.#graceMs = options.graceMs ?? 1000;
+    this.#clock = options.clock ?? systemClock;
     this.#hung = options.hungRoots ?? new HungRoots({
       ...(options.rememberHungMs === undefined ? {} : { rememberMs: options.rememberHungMs }),
       ...(options.clock ? { clock: options.clock } : {}),
@@ -90,18 +93,33 @@ export class WorkerScanner implements Scanner {
   }
 
   async #run(request: SearchRequest, options: RunOptions): Promise<ScanOutcome> {
-    const { signal, onProgress, keepAll = 0 } = options;
-    // path_asc stops once its page is full, usually long before the end of the tree:
-    // shares would each walk the same listings for little stat work, so it runs whole.
+    // path_asc stops once its page is full, usually long before the end of the tree, so
+    // it runs whole.
     const count = isWalkOrder(request.order) ? 1 : this.#parallelism;
+    const started = this.#clock.now();
+    const merged = await this.#split(request, options, count);
+    if (merged !== null) return merged;
+    // A limit may have stopped one whole walk, where the shares cannot tell: walk whole.
+    const left = withTimeSpent(request, this.#clock.now() - started);
+    return (await this.#split(left, options, 1))!;
+  }
+
+  /** One scan split into `count` shares; `null` when their outcomes do not merge (collector.ts). */
+  async #split(
+    request: SearchRequest,
+    options: RunOptions,
+    count: number,
+  ): Promise<ScanOutcome | null> {
+    const { signal, onProgress, keepAll = 0 } = options;
     // One share failing stops the others.
     const stop = new AbortController();
     const stopAll = () => stop.abort(signal?.reason);
     signal?.addEventListener("abort", stopAll, { once: true });
+    const progress = onProgress && count > 1 ? sharesProgress(count, onProgress) : undefined;
     try {
       const outcomes = await Promise.all(
         shares(count).map((share, i) =>
-          this.#runShare(request, { share, keepAll }, stop.signal, i === 0 ? onProgress : undefined)
+          this.#runShare(request, { share, keepAll }, stop.signal, progress?.[i] ?? onProgress)
             .catch((err) => {
               stop.abort(err);
               throw err;

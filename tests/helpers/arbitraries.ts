@@ -9,14 +9,27 @@ import { DAY, T0, type TreeSpec } from "./tree.ts";
 /** Names chosen so that '-', '.', ' ' and upper case sort around '/' and each other. */
 export const NAME = fc.constantFrom("a", "b", "a-b", "a.b", "B", "é", "a b", "_");
 
+/** A random tree of `paths` file paths of `minDepth`-`maxDepth` segments, one of four mtimes each. */
+function tree(minDepth: number, maxDepth: number, paths: number) {
+  return fc.uniqueArray(
+    fc.record({
+      segments: fc.array(NAME, { minLength: minDepth, maxLength: maxDepth }),
+      day: fc.integer({ min: 0, max: 3 }),
+    }),
+    { minLength: 0, maxLength: paths, selector: (e) => e.segments.join("/") },
+  ).map(toSpec);
+}
+
 /** A random tree: a list of file paths (1-3 segments) with one of four mtimes. */
-export const TREE = fc.uniqueArray(
-  fc.record({
-    segments: fc.array(NAME, { minLength: 1, maxLength: 3 }),
-    day: fc.integer({ min: 0, max: 3 }),
-  }),
-  { minLength: 0, maxLength: 25, selector: (e) => e.segments.join("/") },
-).map((entries) => {
+export const TREE = tree(1, 3, 25);
+
+/**
+ * A tree of many small folders (paths of 3-5 segments): below the listings every share
+ * reads (shares.ts), its subtrees are each walked by one share of a split scan.
+ */
+export const SMALL_FOLDERS = tree(3, 5, 40);
+
+function toSpec(entries: { segments: string[]; day: number }[]): TreeSpec {
   const spec: TreeSpec = {};
   const dirs = new Set<string>();
   for (const { segments } of entries) {
@@ -29,7 +42,7 @@ export const TREE = fc.uniqueArray(
   let i = 0;
   for (const d of dirs) spec[d] = { kind: "dir", mtime: T0 + (i++ % 4) * DAY };
   return spec;
-});
+}
 
 export const QUERY = fc.record({
   sort: fc.constantFrom("time_desc", "time_asc", "path_asc"),
@@ -37,6 +50,16 @@ export const QUERY = fc.record({
   includeDirectories: fc.boolean(),
   maxFiles: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
   maxDirectories: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+  from: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+});
+
+/** A query over {@linkcode SMALL_FOLDERS}, with limits that stop its walk anywhere in it. */
+export const QUERY_DEEP = fc.record({
+  sort: fc.constantFrom("time_desc", "time_asc", "path_asc"),
+  limit: fc.integer({ min: 1, max: 8 }),
+  includeDirectories: fc.boolean(),
+  maxFiles: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
+  maxDirectories: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
   from: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
 });
 

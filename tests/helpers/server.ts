@@ -138,6 +138,7 @@ export interface RootIndexInfo {
   lastWalk?: string;
   /** When the index was last checked whole on disk. */
   checkedWhole?: string;
+  checkEnded?: string;
   /** What it costs: watches held and bytes (contract §4). */
   watches?: number;
   memoryBytes?: number;

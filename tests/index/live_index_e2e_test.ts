@@ -15,8 +15,11 @@ import { sanitize } from "../helpers/sanitize.ts";
 /** Its state, without when it was last checked and what it costs (a ready index has costs). */
 function withoutCheck(
   info: RootIndexInfo,
-): Omit<RootIndexInfo, "checkedWhole" | "watches" | "memoryBytes" | "journal"> {
-  const { checkedWhole: _, watches, memoryBytes, journal: __, ...rest } = info;
+): Omit<
+  RootIndexInfo,
+  "checkedWhole" | "checkEnded" | "watches" | "memoryBytes" | "journal"
+> {
+  const { checkedWhole: _, checkEnded: _e, watches, memoryBytes, journal: __, ...rest } = info;
   if (rest.state === "ready") {
     assert.ok(watches! > 0 && memoryBytes! > 0, `${watches}, ${memoryBytes}`);
   }

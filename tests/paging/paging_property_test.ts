@@ -7,11 +7,27 @@ import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { allPages, engine } from "../helpers/engine.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
-import { limitsEnv, QUERY, TREE } from "../helpers/arbitraries.ts";
+import { limitsEnv, QUERY, QUERY_DEEP, SMALL_FOLDERS, TREE } from "../helpers/arbitraries.ts";
 
-Deno.test("paging to the end returns exactly the matches of one unlimited call", async () => {
+for (
+  const [what, trees, queries, shares] of [
+    ["", TREE, QUERY, 1],
+    [", on trees of many small folders, split in two shares", SMALL_FOLDERS, QUERY_DEEP, 2],
+  ] as const
+) {
+  Deno.test(
+    `paging to the end returns exactly the matches of one unlimited call${what}`,
+    () => pagesToTheEnd(trees, queries, shares),
+  );
+}
+
+async function pagesToTheEnd(
+  trees: typeof TREE,
+  queries: typeof QUERY | typeof QUERY_DEEP,
+  shares: number,
+) {
   await fc.assert(
-    fc.asyncProperty(TREE, QUERY, async (spec, q) => {
+    fc.asyncProperty(trees, queries, async (spec, q) => {
       await using tree = await makeTree(spec);
       const args: Record<string, unknown> = {
         timeField: "modified",
@@ -22,7 +38,8 @@ Deno.test("paging to the end returns exactly the matches of one unlimited call",
       const reference = await engine(tree.root).search({ ...args, limit: 1000 });
       assert.equal(reference.nextCursor, null);
       const env = limitsEnv(q);
-      const pages = await allPages(engine(tree.root, { env }), { ...args, limit: q.limit });
+      const paging = engine(tree.root, { env, shares });
+      const pages = await allPages(paging, { ...args, limit: q.limit });
       const got = pages.flatMap((p) => p.matches.map((m) => m.path));
       assert.equal(new Set(got).size, got.length, `duplicates in ${JSON.stringify(got)}`);
       const expected = reference.matches.map((m) => m.path);
@@ -33,4 +50,4 @@ Deno.test("paging to the end returns exactly the matches of one unlimited call",
     }),
     { numRuns: 150 },
   );
-});
+}

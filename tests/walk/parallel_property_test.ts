@@ -5,12 +5,22 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { allPages, engine } from "../helpers/engine.ts";
-import { limitsEnv, QUERY, TREE } from "../helpers/arbitraries.ts";
+import { limitsEnv, QUERY, QUERY_DEEP, SMALL_FOLDERS, TREE } from "../helpers/arbitraries.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 
-Deno.test("parallel walk pages equal single-threaded pages", async () => {
+for (
+  const [what, trees, queries] of [
+    ["", TREE, QUERY],
+    [", on trees of many small folders (split by folder)", SMALL_FOLDERS, QUERY_DEEP],
+  ] as const
+) {
+  Deno.test(`parallel walk pages equal single-threaded pages${what}`, () =>
+    samePages(trees, queries));
+}
+
+async function samePages(trees: typeof TREE, queries: typeof QUERY | typeof QUERY_DEEP) {
   await fc.assert(
-    fc.asyncProperty(TREE, QUERY, fc.integer({ min: 2, max: 3 }), async (spec, q, shares) => {
+    fc.asyncProperty(trees, queries, fc.integer({ min: 2, max: 3 }), async (spec, q, shares) => {
       await using tree = await makeTree(spec);
       const args: Record<string, unknown> = {
         timeField: "modified",
@@ -34,4 +44,4 @@ Deno.test("parallel walk pages equal single-threaded pages", async () => {
     }),
     { numRuns: 150 },
   );
-});
+}

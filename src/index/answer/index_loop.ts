@@ -23,17 +23,17 @@ import { strictGuard } from "../../security/mod.ts";
 import { answerFolders, checkFolders, startFolders } from "./answer_check.ts";
 import {
   ANSWER_SWEEP_FOLDERS,
+  BackgroundCheck,
+  CHECK_CORE_SHARE,
   type Dropped,
   focusOf,
   FolderSweep,
   mayDiffer,
   narrowToCursor,
   narrowToWorst,
-  SWEEP_EVERY_MS,
-  SWEEP_STEP_MS,
   TreeCache,
 } from "../cache/mod.ts";
-import type { IndexControl, IndexReport, JournalReply } from "./index_messages.ts";
+import type { CheckedMessage, IndexControl, IndexReport, JournalReply } from "./index_messages.ts";
 import { FedFs } from "../fill/mod.ts";
 import { type JournalBounds, RootJournal } from "../journal/mod.ts";
 
@@ -69,7 +69,9 @@ export class IndexUnsettled extends Error {
 /** The worker's scope, as the index worker uses it. */
 export type IndexWorkerScope = Omit<WorkerScope, "onmessage" | "postMessage"> & {
   onmessage: ((event: MessageEvent<ScanTask | IndexControl>) => void) | null;
-  postMessage(message: Parameters<WorkerScope["postMessage"]>[0] | JournalReply): void;
+  postMessage(
+    message: Parameters<WorkerScope["postMessage"]>[0] | JournalReply | CheckedMessage,
+  ): void;
 };
 
 /** Options of {@linkcode answerIndexScans}. */
@@ -97,10 +99,10 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   let maxEntries = 0;
   let unwatched: readonly string[] = [];
   const sweep = new FolderSweep(); // before each answer: folders only
-  const folders = new FolderSweep(); // in the background: folders, 2% of one core
-  const background = new FolderSweep(); // in the background: entries too, 2% more
+  /** In the background, paced: this root's share of one core (background_check.ts). */
+  let background: BackgroundCheck | undefined;
+  let checkShare = CHECK_CORE_SHARE;
   const fed = new FedFs(base); // what the index reads from disk, fed while a fill runs
-  let sweeping: ReturnType<typeof setInterval> | undefined;
   /** Made with the held tree, begun once the root is ready (contract §24). */
   let journal: RootJournal | null = null;
   let bounds: JournalBounds = { maxSteps: Infinity, maxAgeMs: Infinity };
@@ -112,7 +114,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
     watches: Math.max(0, (index?.folders ?? 0) - unwatched.length),
     overflowed: index?.overflowed ?? null,
     special: index?.special ?? false,
-    checkedWhole: background.wholeSince,
+    checkedWhole: background?.wholeSince ?? null,
+    checkEnded: background?.lastEnded ?? null,
     opened: index?.opened ?? false,
     journal: journal?.state(at) ?? { position: at, start: null, steps: 0, bytes: 0 },
   });
@@ -133,11 +136,11 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       const index = cache;
       const maxBytes = Math.floor(heapLimit * JOURNAL_HEAP_SHARE);
       journal ??= new RootJournal(index, base, { ...bounds, maxBytes }, () => clock.now());
-      // The background check of folders and entries, a step at a time (folder_sweep.ts).
-      sweeping ??= setInterval(() => {
-        folders.step(index, { ms: SWEEP_STEP_MS });
-        background.step(index, { ms: SWEEP_STEP_MS, entries: true });
-      }, SWEEP_EVERY_MS);
+      // Said when each round ends, so that fs.list_roots knows it without an answer.
+      background ??= new BackgroundCheck(index, {
+        share: checkShare,
+        onRound: (wholeSince, ended) => scope.postMessage({ type: "checked", wholeSince, ended }),
+      });
       const tools: ScanTools = { fs: index, clock, guard: strictGuard };
       const at = journal.position; // what the scan reads is at least this new
       void answerScan(
@@ -155,6 +158,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       maxEntries = message.maxEntries;
       unwatched = message.unwatched;
       bounds = message.journal ?? bounds;
+      checkShare = message.checkShare ?? checkShare;
     } else if (message.type === "feed") {
       if (message.ring) fed.feed(message.ring);
       else fed.end();

@@ -27,6 +27,8 @@ export interface IndexReport {
    * and entry was checked on disk at or after it; `null` until a round has ended.
    */
   checkedWhole: number | null;
+  /** When that round ended (epoch ms), or `null`. */
+  checkEnded: number | null;
   /**
    * A folder it could not list before was listed: the runtime's watch did not take it then
    * and does not now, so the root's watch is set up again.
@@ -51,6 +53,11 @@ export type IndexControl =
     unwatched: readonly string[];
     /** The bounds of the root's journal of changes (contract §24). Default: none. */
     journal?: JournalBounds;
+    /**
+     * The share of one core its background check may use (the server's, split among its
+     * roots: background_check.ts). Default: the whole server's.
+     */
+    checkShare?: number;
   }
   /**
    * Take what a fill helper writes into `ring` while the fill runs (fed_fs.ts); `null`:
@@ -63,6 +70,13 @@ export type IndexControl =
   | { type: "journal"; at: number }
   /** A changes call's question to the journal (answered by a {@linkcode JournalReply}). */
   | { type: "since"; id: number; query: JournalQuery };
+
+/** Index worker to server, unasked: a round of its background check ended (epoch ms). */
+export interface CheckedMessage {
+  type: "checked";
+  wholeSince: number;
+  ended: number;
+}
 
 /** Index worker to server: the answer to a `since` question, with the index's report. */
 export interface JournalReply {

@@ -8,4 +8,4 @@
  *
  * @module
  */
-export type { IndexControl, IndexReport, JournalReply } from "./index_messages.ts";
+export type { CheckedMessage, IndexControl, IndexReport, JournalReply } from "./index_messages.ts";

@@ -5,20 +5,15 @@
  * through another hard link, a write through a memory map, `touch -h` on a link). So the
  * index goes round the folders it holds, one `lstat` each, and forgets those whose time
  * moved (`HeldTree.recheck`); and, with `entries`, round every held entry's stat too
- * (`TreeCache.recheckEntries`). It runs in steps, each sweep on its own round: every
- * {@linkcode SWEEP_EVERY_MS} in the background, one step of folders and one of folders and
- * entries, each bounded by time (2% of one core each), so that the many entries do not slow
- * the round of folders; and one before each indexed answer, bounded by a count of folders,
- * so that on a small tree every answer follows a whole round of folders. docs/index.md has
- * the rates measured.
+ * (`TreeCache.recheckEntries`). It runs in steps, each sweep on its own round: in the
+ * background, steps bounded by time and spaced so that a whole server spends a bounded
+ * share of one core on them (background_check.ts); and one before each indexed answer,
+ * bounded by a count of folders, so that on a small tree every answer follows a whole round
+ * of folders. docs/index.md has the rates measured.
  *
  * @module
  */
 
-/** How often a background step runs, in ms. */
-export const SWEEP_EVERY_MS = 100;
-/** How long a background step may take, in ms: 2% of one core (each of the two). */
-export const SWEEP_STEP_MS = 2;
 /** How many held folders a step before an answer checks at most. */
 export const ANSWER_SWEEP_FOLDERS = 1_000;
 
@@ -53,6 +48,7 @@ export class FolderSweep {
   /** When the round under way began, and when the last whole one did (or `null`). */
   #roundBegan: number;
   #wholeSince: number | null = null;
+  #lastEnded: number | null = null;
 
   constructor(options: FolderSweepOptions = {}) {
     this.#now = options.now ?? (() => performance.now());
@@ -66,6 +62,11 @@ export class FolderSweep {
    */
   get wholeSince(): number | null {
     return this.#wholeSince;
+  }
+
+  /** When the last whole round ended (wall clock, ms), or `null` until one does. */
+  get lastEnded(): number | null {
+    return this.#lastEnded;
   }
 
   /**
@@ -108,6 +109,6 @@ export class FolderSweep {
   #wrap(): void {
     this.#next = 0;
     this.#wholeSince = this.#roundBegan;
-    this.#roundBegan = this.#wallNow();
+    this.#roundBegan = this.#lastEnded = this.#wallNow();
   }
 }

@@ -10,12 +10,8 @@
  */
 export { type Dropped, focusOf, mayDiffer, narrowToCursor, narrowToWorst } from "./focus.ts";
 export { folderTimeOnDisk } from "./folder_check.ts";
-export {
-  ANSWER_SWEEP_FOLDERS,
-  FolderSweep,
-  SWEEP_EVERY_MS,
-  SWEEP_STEP_MS,
-} from "./folder_sweep.ts";
+export { ANSWER_SWEEP_FOLDERS, FolderSweep } from "./folder_sweep.ts";
+export { BackgroundCheck, CHECK_CORE_SHARE } from "./background_check.ts";
 export { type HeldImage, HeldView } from "./held_view.ts";
 export { realFolder } from "./real_folder.ts";
 export { TreeCache } from "./tree_cache.ts";

@@ -203,13 +203,9 @@ export class TreeCache extends HeldTree implements FsPort {
     return -1;
   }
 
-  holdsListing(path: string): boolean {
-    return this.tree.listed(this.tree.node(path, false));
-  }
-
   realPath(path: string): string {
     // A held folder: where the index learned it (checked before anything is read through it).
-    if (this.holdsListing(path)) return path;
+    if (this.tree.listed(this.tree.node(path, false))) return path;
     return this.base.realPath(path);
   }
 
