@@ -97,11 +97,20 @@ export class WorkerScanner implements Scanner {
     // it runs whole.
     const count = isWalkOrder(request.order) ? 1 : this.#parallelism;
     const started = this.#clock.now();
-    const merged = await this.#split(request, options, count);
+    // Told only when it grew (contract §12), also through a walk made again.
+    let told = -1;
+    const { onProgress } = options;
+    const growing = onProgress && ((progress: ScanProgress) => {
+      if (progress.scanned <= told) return;
+      told = progress.scanned;
+      onProgress(progress);
+    });
+    const passed = { ...options, ...(growing ? { onProgress: growing } : {}) };
+    const merged = await this.#split(request, passed, count);
     if (merged !== null) return merged;
     // A limit may have stopped one whole walk, where the shares cannot tell: walk whole.
     const left = withTimeSpent(request, this.#clock.now() - started);
-    return (await this.#split(left, options, 1))!;
+    return (await this.#split(left, passed, 1))!;
   }
 
   /** One scan split into `count` shares; `null` when their outcomes do not merge (collector.ts). */

@@ -1,7 +1,8 @@
 /**
  * A split scan's progress as one (contract §19): each share reports what it covered of
  * its own entries; together they have dealt with every entry up to the smallest of their
- * boundaries, and have visited the sum of what each visited. Told only when that sum grew.
+ * boundaries, and have visited the sum of what each visited (the scanner tells it only when
+ * that sum grew: a share may report after reading listings only).
  *
  * @module
  */
@@ -14,13 +15,10 @@ export function sharesProgress(
   onProgress: (progress: ScanProgress) => void,
 ): ((progress: ScanProgress) => void)[] {
   const last: (ScanProgress | null)[] = Array(count).fill(null);
-  let told = -1;
   return last.map((_, i) => (progress: ScanProgress) => {
     last[i] = progress;
     const all = last.filter((p) => p !== null);
     const scanned = all.reduce((sum, p) => sum + p.scanned, 0);
-    if (scanned <= told) return; // a share that read listings only: nothing new to tell
-    told = scanned;
     const bounds = all.map((p) => p.boundary);
     const boundary = all.length < count || bounds.includes(null)
       ? null

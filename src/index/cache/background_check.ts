@@ -12,11 +12,11 @@
 import { FolderSweep, type Sweepable } from "./folder_sweep.ts";
 
 /**
- * The share of one core a whole server's background checks may use on average: 0.4%, so
+ * The share of one core a whole server's background checks may use on average: 0.3%, so
  * that with the rest an idle server does (its watches' checks, the collector) it stays
  * within 0.5% (docs/benchmarks.md, "Idle").
  */
-export const CHECK_CORE_SHARE = 0.004;
+export const CHECK_CORE_SHARE = 0.003;
 /** The longest a background step runs, in ms (an answer that comes meanwhile waits). */
 export const CHECK_STEP_MS = 8;
 /** Of each step, the part for the round of folders alone (the rest also checks entries). */

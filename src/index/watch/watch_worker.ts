@@ -33,8 +33,11 @@ let cookies: Cookies | null = null;
 let plan: WatchPlan | null = null;
 let rootPath = "";
 const sep = Deno.build.os === "windows" ? "\\" : "/";
-/** How often the root folder is checked to still be the one watched, in ms. */
-const ROOT_CHECK_MS = 1000;
+/**
+ * How often the root folder is checked to still be the one watched, in ms, while nobody asks
+ * (every barrier checks it too, so no answer waits for this): rare, so that idle is idle.
+ */
+const ROOT_CHECK_MS = 5000;
 /** Barriers asked for before the watch was in place. */
 const early: number[] = [];
 
