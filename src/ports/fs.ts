@@ -20,6 +20,12 @@ export interface FsPort {
    * that serves it from memory may reuse one object for every call.
    */
   lstat(path: string): Deno.FileInfo;
+  /**
+   * An optional capability of a port that keeps listings in memory: whether it holds the
+   * listing of `path`, so reading it whole costs no system call and no stream is needed
+   * (and the walk asks no `lstat` of the folder to know whether it is huge).
+   */
+  holdsListing?(path: string): boolean;
   /** Resolves every link in a path. */
   realPath(path: string): string;
   /**

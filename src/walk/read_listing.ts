@@ -87,7 +87,8 @@ export function readListing(
     exclusion?.enter(folderOf(prefix), abs, wanted);
     return listing;
   };
-  if ((size ?? fs.lstat(abs).size) > LARGE_DIRECTORY_BYTES) {
+  const held = size === undefined && fs.holdsListing?.(abs) === true;
+  if (!held && (size ?? fs.lstat(abs).size) > LARGE_DIRECTORY_BYTES) {
     return (async () => {
       for await (const entry of fs.readDirStream(abs)) add(entry);
       return done();

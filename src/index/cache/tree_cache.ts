@@ -203,9 +203,13 @@ export class TreeCache extends HeldTree implements FsPort {
     return -1;
   }
 
+  holdsListing(path: string): boolean {
+    return this.tree.listed(this.tree.node(path, false));
+  }
+
   realPath(path: string): string {
     // A held folder: where the index learned it (checked before anything is read through it).
-    if (this.tree.listed(this.tree.node(path, false))) return path;
+    if (this.holdsListing(path)) return path;
     return this.base.realPath(path);
   }
 
