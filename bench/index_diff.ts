@@ -76,7 +76,7 @@ queries.push({ timeField: "modified", period: "this_year", limit: 500 });
 
 /**
  * A page without what differs by nature: the time taken, the counts of what was examined,
- * and `totalMatches` unless the indexed page gives it (`counted`: contract §18, given when
+ * the clock (each server's own run), the server's time, and `totalMatches` unless the indexed page gives it (`counted`: contract §18, given when
  * known); the cursor by the path it resumes after.
  */
 function comparable(
@@ -89,10 +89,12 @@ function comparable(
     JSON.parse(atob(page.nextCursor.replaceAll("-", "+").replaceAll("_", "/"))).p;
   // Where the index did not count, it gives a lower bound instead (§11): not compared.
   const { totalMatches, matchesAtLeast: _bound, ...stats } = page.stats;
+  const { serverTime: _now, localTime: _local, ...rest } = page as Page & Record<string, unknown>;
   return JSON.stringify({
-    ...page,
+    ...rest,
     range: query.within === undefined ? page.range : null,
     nextCursor: cursor,
+    clock: null, // each server names its own run (contract §24)
     stats: {
       ...stats,
       ...(counted ? { totalMatches } : {}),
@@ -100,7 +102,7 @@ function comparable(
       scannedFiles: 0,
       scannedDirectories: 0,
     },
-  });
+  }).replace(/Server time: [^)]*\)/g, "Server time: …"); // when each was asked
 }
 
 let pages = 0;
