@@ -93,9 +93,6 @@ export class RootKeeper {
       root.status.memoryBytes = report.memoryBytes;
       const { position, start, steps, bytes } = report.journal;
       root.status.journal = { position, start, steps, memoryBytes: bytes };
-      if (report.checkedWhole !== null && report.checkEnded !== null) {
-        this.#checked(root, { wholeSince: report.checkedWhole, ended: report.checkEnded });
-      }
       return;
     }
     root.inflight = null; // its answer stands: the index is dropped after it

@@ -44,24 +44,22 @@ function toSpec(entries: { segments: string[]; day: number }[]): TreeSpec {
   return spec;
 }
 
-export const QUERY = fc.record({
-  sort: fc.constantFrom("time_desc", "time_asc", "path_asc"),
-  limit: fc.integer({ min: 1, max: 6 }),
-  includeDirectories: fc.boolean(),
-  maxFiles: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
-  maxDirectories: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
-  from: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-});
+/** A query whose page size and scan limits are at most these. */
+function query(limit: number, maxFiles: number, maxDirectories: number) {
+  return fc.record({
+    sort: fc.constantFrom("time_desc", "time_asc", "path_asc"),
+    limit: fc.integer({ min: 1, max: limit }),
+    includeDirectories: fc.boolean(),
+    maxFiles: fc.option(fc.integer({ min: 1, max: maxFiles }), { nil: undefined }),
+    maxDirectories: fc.option(fc.integer({ min: 1, max: maxDirectories }), { nil: undefined }),
+    from: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+  });
+}
+
+export const QUERY = query(6, 8, 4);
 
 /** A query over {@linkcode SMALL_FOLDERS}, with limits that stop its walk anywhere in it. */
-export const QUERY_DEEP = fc.record({
-  sort: fc.constantFrom("time_desc", "time_asc", "path_asc"),
-  limit: fc.integer({ min: 1, max: 8 }),
-  includeDirectories: fc.boolean(),
-  maxFiles: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
-  maxDirectories: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
-  from: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-});
+export const QUERY_DEEP = query(8, 40, 40);
 
 /** The environment that sets a query's scan limits, where it has them. */
 export function limitsEnv(

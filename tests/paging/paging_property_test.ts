@@ -23,7 +23,7 @@ for (
 
 async function pagesToTheEnd(
   trees: typeof TREE,
-  queries: typeof QUERY | typeof QUERY_DEEP,
+  queries: typeof QUERY,
   shares: number,
 ) {
   await fc.assert(

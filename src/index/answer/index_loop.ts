@@ -114,8 +114,6 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
     watches: Math.max(0, (index?.folders ?? 0) - unwatched.length),
     overflowed: index?.overflowed ?? null,
     special: index?.special ?? false,
-    checkedWhole: background?.wholeSince ?? null,
-    checkEnded: background?.lastEnded ?? null,
     opened: index?.opened ?? false,
     journal: journal?.state(at) ?? { position: at, start: null, steps: 0, bytes: 0 },
   });

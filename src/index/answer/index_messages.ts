@@ -23,13 +23,6 @@ export interface IndexReport {
   /** It met a FIFO or device file, which the runtime's watcher would open (contract §18). */
   special: boolean;
   /**
-   * When the last whole round of the background check began (epoch ms): every held folder
-   * and entry was checked on disk at or after it; `null` until a round has ended.
-   */
-  checkedWhole: number | null;
-  /** When that round ended (epoch ms), or `null`. */
-  checkEnded: number | null;
-  /**
    * A folder it could not list before was listed: the runtime's watch did not take it then
    * and does not now, so the root's watch is set up again.
    */
@@ -71,7 +64,10 @@ export type IndexControl =
   /** A changes call's question to the journal (answered by a {@linkcode JournalReply}). */
   | { type: "since"; id: number; query: JournalQuery };
 
-/** Index worker to server, unasked: a round of its background check ended (epoch ms). */
+/**
+ * Index worker to server, unasked: a round of its background check ended (epoch ms): every
+ * held folder and entry was checked on disk at or after `wholeSince` (contract §18).
+ */
 export interface CheckedMessage {
   type: "checked";
   wholeSince: number;

@@ -40,7 +40,10 @@ export interface BackgroundCheckOptions {
   later?: (run: () => void, ms: number) => void;
 }
 
-/** A root's background check, one paced step at a time, for as long as it runs. */
+/**
+ * A root's background check, one paced step at a time, for as long as its worker runs; each
+ * round's end is told to `onRound`.
+ */
 export class BackgroundCheck {
   readonly #index: Sweepable;
   readonly #options: BackgroundCheckOptions;
@@ -49,7 +52,6 @@ export class BackgroundCheck {
   /** Folders alone, and folders with their entries: each on its own round. */
   readonly #folders: FolderSweep;
   readonly #entries: FolderSweep;
-  #stopped = false;
 
   constructor(index: Sweepable, options: BackgroundCheckOptions) {
     this.#index = index;
@@ -62,23 +64,7 @@ export class BackgroundCheck {
     this.#later(() => this.#step(), 0);
   }
 
-  /** When the last whole round of folders and entries began, or `null` until one ended. */
-  get wholeSince(): number | null {
-    return this.#entries.wholeSince;
-  }
-
-  /** When the last whole round of folders and entries ended, or `null` until one did. */
-  get lastEnded(): number | null {
-    return this.#entries.lastEnded;
-  }
-
-  /** No more steps. */
-  stop(): void {
-    this.#stopped = true;
-  }
-
   #step(): void {
-    if (this.#stopped) return;
     const began = this.#now();
     const ended = this.#entries.lastEnded;
     this.#folders.step(this.#index, { ms: CHECK_STEP_MS * FOLDERS_PART });
