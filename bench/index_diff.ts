@@ -75,8 +75,17 @@ queries.push({ timeField: "modified", within: "3650d", limit: 500 });
 queries.push({ timeField: "modified", period: "this_year", limit: 500 });
 
 /**
+ * A summary without its count, in any of its wordings (contract §4): the sentence up to
+ * "(sorted by …)." and, where it follows, "; the total was not counted.".
+ */
+function uncounted(summary: string | undefined): string | undefined {
+  return summary?.replace(/^.*?\(sorted by [^)]*\)(; the total was not counted)?\./, "…");
+}
+
+/**
  * A page without what differs by nature: the time taken, the counts of what was examined,
- * the clock (each server's own run), the server's time, and `totalMatches` unless the indexed page gives it (`counted`: contract §18, given when
+ * the clock (each server's own run), the server's time, and `totalMatches` (with its words in
+ * the summary and notes) unless the indexed page gives it (`counted`: contract §18, given when
  * known); the cursor by the path it resumes after.
  */
 function comparable(
@@ -89,9 +98,16 @@ function comparable(
     JSON.parse(atob(page.nextCursor.replaceAll("-", "+").replaceAll("_", "/"))).p;
   // Where the index did not count, it gives a lower bound instead (§11): not compared.
   const { totalMatches, matchesAtLeast: _bound, ...stats } = page.stats;
-  const { serverTime: _now, localTime: _local, ...rest } = page as Page & Record<string, unknown>;
+  const { serverTime: _now, localTime: _local, summary, notes, ...rest } = page as
+    & Page
+    & Record<string, unknown>
+    & { summary?: string; notes?: { code: string; message: string }[] };
   return JSON.stringify({
     ...rest,
+    // An uncounted total is said in words too (the summary's "more than", TotalNotCounted):
+    // left out with the count itself, all else in both compared.
+    summary: counted ? summary : uncounted(summary),
+    notes: counted ? notes : notes?.filter((note) => !NOT_COUNTED.has(note.code)),
     range: query.within === undefined ? page.range : null,
     nextCursor: cursor,
     clock: null, // each server names its own run (contract §24)
@@ -105,6 +121,7 @@ function comparable(
   }).replace(/Server time: [^)]*\)/g, "Server time: …"); // when each was asked
 }
 
+const NOT_COUNTED = new Set(["TotalNotCounted", "LastPageNotCounted"]);
 let pages = 0;
 let differences = 0;
 for (const query of queries) {
@@ -119,9 +136,14 @@ for (const query of queries) {
     const [pa, pb] = [a!, b!].map((r) => r.structuredContent as Page | undefined);
     pages++;
     const counted = pa?.stats.totalMatches !== undefined;
-    if (comparable(pa, query, counted) !== comparable(pb, query, counted)) {
+    const [ca, cb] = [pa, pb].map((p) => comparable(p, query, counted)) as [string, string];
+    if (ca !== cb) {
       differences++;
+      let at = 0;
+      while (ca[at] === cb[at]) at++;
       console.log(`different: ${JSON.stringify(query)}, page ${page + 1}`);
+      console.log(`  indexed: …${ca.slice(Math.max(0, at - 80), at + 120)}`);
+      console.log(`  walked:  …${cb.slice(Math.max(0, at - 80), at + 120)}`);
       break;
     }
     cursors[0] = pa?.nextCursor ?? null;
