@@ -41,19 +41,21 @@ Deno.test({
     const total = FOLDERS * FILES;
     await using conn = await connect({ ALLOW_ROOTS: tree.root }, undefined, [], HEAP);
     const count = async () => {
-      // A server that died says why in its last stderr lines (which isolate ran out of heap).
-      const result = await conn.search({ timeField: "modified", limit: 5 }).catch((err) => {
-        throw new Error(`${err}; the server's stderr ended with:\n${conn.stderrTail()}`);
-      });
+      const result = await conn.search({ timeField: "modified", limit: 5 });
       assert.ok(!result.isError, textOf(result));
       return (result.structuredContent as { stats: { totalMatches?: number } }).stats.totalMatches;
     };
-    assert.equal(await count(), total); // a walk, while the index builds
-    // Its fill passes the budget: the root goes back to walks; the server answers on.
-    await until(async () => (await rootIndex(conn)).state === "off", "the index to stop");
-    for (let call = 0; call < 4; call++) assert.equal(await count(), total);
-    const index = await rootIndex(conn);
-    assert.equal(index.state, "off", JSON.stringify(index));
-    assert.match(index.reason!, /memory budget \(\d+ MB\)/);
+    try {
+      assert.equal(await count(), total); // a walk, while the index builds
+      // Its fill passes the budget: the root goes back to walks; the server answers on.
+      await until(async () => (await rootIndex(conn)).state === "off", "the index to stop");
+      for (let call = 0; call < 4; call++) assert.equal(await count(), total);
+      const index = await rootIndex(conn);
+      assert.equal(index.state, "off", JSON.stringify(index));
+      assert.match(index.reason!, /memory budget \(\d+ MB\)/);
+    } catch (err) {
+      // A server that died says why in its last stderr lines (which isolate ran out of heap).
+      throw new Error(`${err}; the server's stderr ended with:\n${conn.stderrTail()}`);
+    }
   },
 });
