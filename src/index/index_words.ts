@@ -5,7 +5,10 @@
  * @module
  */
 import type { ScanOutcome } from "../walk/mod.ts";
+import { ToolError } from "../errors.ts";
+import { failureKind } from "../workers/mod.ts";
 import type { IndexReport } from "./answer/mod.ts";
+import { SPECIAL_REPLAN } from "./watch/mod.ts";
 
 /** Why no root is indexed when the server has no private folder for its cookies (§13, `why`). */
 export function noCookies(why: string): string {
@@ -14,12 +17,25 @@ export function noCookies(why: string): string {
 /** Why no root is indexed on Windows (contract §18: no order across watched folders). */
 export const NO_ORDER =
   "on Windows the watch gives no order across folders, so no indexed answer could be proved up to date";
-/** Why a root that holds a FIFO or device file is not watched (contract §18). */
-export const SPECIAL_FILES =
-  "it holds a FIFO or device file, which the runtime's watcher would open (and block on) when an event names it; it is walked until the server restarts";
 /** Why a root's watch is set up again after a folder it could not list was listed. */
 export const OPENED_FOLDER =
   "a folder it could not read can be read now, and the runtime's watch never took it; its watch is set up again";
+
+/** Why a root's watch is set up again after a folder was found on another device. */
+export const MOUNTED_FOLDER =
+  "a file system was mounted or unmounted on a folder in it, which no event reports and its watch does not reach; its watch is set up again";
+
+/** Why a root's watch is set up again after an answer's report (it said one of these). */
+export function rewatchReason(report: IndexReport): string {
+  return report.special ? SPECIAL_REPLAN : report.opened ? OPENED_FOLDER : MOUNTED_FOLDER;
+}
+
+/** Why a fill failed, in words without paths. */
+export function fillFailure(err: unknown): string {
+  const kind = failureKind(err);
+  if (kind === "IndexUnsettled") return "the tree kept changing under it";
+  return kind ?? (err instanceof ToolError ? err.code : err instanceof Error ? err.name : "error");
+}
 
 /** The log line of a root whose index is ready: how many entries, how long it took. */
 export function readyLine(root: number, entries: number, ms: number, fill: ScanOutcome): string {

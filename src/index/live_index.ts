@@ -151,8 +151,13 @@ export class LiveIndex implements Scanner {
 
   #statusOf(path: string): RootState {
     if (this.#unwatched !== null) return { state: "off", entries: 0, reason: this.#unwatched };
-    const status = this.#keeper.get(path)?.status;
-    if (status) return status;
+    const root = this.#keeper.get(path);
+    if (root) {
+      const { readFromDisk } = root;
+      return root.status.state === "off" || !readFromDisk
+        ? root.status
+        : { ...root.status, readFromDisk };
+    }
     return this.#options.eager
       ? { state: "starting", entries: 0 }
       : { state: "off", entries: 0, reason: "not used yet" };

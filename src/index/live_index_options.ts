@@ -30,6 +30,12 @@ export interface IndexStatus {
   /** When the round that `checkedWhole` began ended (RFC 3339). */
   checkEnded?: string;
   /**
+   * Folders its watch leaves out, read from disk by every scan (contract §18, "The watch's
+   * reach", "FIFOs and devices"), and why: the links out and the FIFOs or device files
+   * found on their way. Absent when the watch leaves none out.
+   */
+  readFromDisk?: { folders: number; linksOut: number; specialFiles: number };
+  /**
    * What the index costs, as of its last answer (contract §4): the runtime watches it holds
    * (one per folder watched) and the bytes its worker holds (heap in use and columns).
    */
@@ -50,6 +56,7 @@ export type RootState = Pick<
   | "reason"
   | "checkedWhole"
   | "checkEnded"
+  | "readFromDisk"
   | "watches"
   | "memoryBytes"
   | "journal"

@@ -8,35 +8,28 @@
  * @module
  */
 import { DEFAULT_CHANGES, type Root } from "../config.ts";
-import { ToolError } from "../errors.ts";
 import { type Clock, systemClock } from "../ports/mod.ts";
 import { hostRules } from "../security/mod.ts";
 import { WHOLE } from "../walk/mod.ts";
-import {
-  failureKind,
-  runTask,
-  spawnSandboxed,
-  type Task,
-  type TaskOptions,
-} from "../workers/mod.ts";
+import { runTask, spawnSandboxed, type Task, type TaskOptions } from "../workers/mod.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
 import type { Calls } from "./call_gate.ts";
 import { DEFAULT_QUEUE_LIMIT, RootWatch } from "./watch/mod.ts";
 import { FILL_ATTEMPTS, FILL_TIMEOUT_MS, fillRequest, startFeed } from "./fill/mod.ts";
 import {
+  fillFailure,
   helperLine,
   offLine,
-  OPENED_FOLDER,
   overflowReason,
   readyLine,
   rebuildLine,
-  SPECIAL_FILES,
+  rewatchReason,
 } from "./index_words.ts";
 import type { CheckedMessage, IndexControl, IndexReport } from "./answer/mod.ts";
 import { CHECK_CORE_SHARE } from "./cache/mod.ts";
 import type { LiveIndexOptions } from "./live_index_options.ts";
-import { newRootIndex, type RootIndex } from "./root_record.ts";
+import { later, newRootIndex, type RootIndex } from "./root_record.ts";
 
 /** The index went away under a call (its root went back to walks). */
 export class IndexStopped extends Error {}
@@ -76,15 +69,13 @@ export class RootKeeper {
 
   /** What an index worker said of its index with an answer (contract §18, §24). */
   indexReport(root: RootIndex, report: IndexReport): void {
-    if (report.special) {
-      root.inflight = null; // its answer stands: it was given before the watch could block
-      return this.#stop(root, SPECIAL_FILES);
-    }
-    if (report.opened) {
-      root.inflight = null; // its answer stands: that folder was read from disk
-      this.#stop(root, OPENED_FOLDER);
-      clearTimeout(root.retry);
-      root.retry = setTimeout(() => this.#watch(root), 0);
+    if (report.special || report.opened || report.mounted) {
+      // Its answer stands: it was given before the watch could block, or those folders were
+      // read from disk. The watch is planned again: without the FIFO's folder, or with the
+      // folder it could not take or the file system mounted in it.
+      root.inflight = null;
+      this.#stop(root, rewatchReason(report));
+      later(root, () => this.#watch(root), 0);
       return;
     }
     if (report.overflowed === null) {
@@ -137,8 +128,11 @@ export class RootKeeper {
       cookies,
       queueLimit: this.#options.queueLimit ?? DEFAULT_QUEUE_LIMIT,
     }, {
-      ready: (unwatched) => {
+      ready: (unwatched, why) => {
         root.unwatched = unwatched;
+        root.readFromDisk = unwatched.length === 0
+          ? undefined
+          : { folders: unwatched.length, ...why };
         void this.#build(root);
       },
       changes: (changes, rescan) => {
@@ -156,9 +150,8 @@ export class RootKeeper {
       lost: (reason, retry) => {
         this.#stop(root, reason);
         if (!retry) return;
-        clearTimeout(root.retry);
         const ms = retry === "soon" ? 0 : this.#options.retryMs ?? 60_000;
-        root.retry = setTimeout(() => this.#watch(root), ms);
+        later(root, () => this.#watch(root), ms);
       },
     });
   }
@@ -224,23 +217,18 @@ export class RootKeeper {
    * its watch is tried again later.
    */
   #fillFailed(root: RootIndex, err: unknown): void {
-    const kind = failureKind(err);
-    const why = kind === "IndexUnsettled"
-      ? "the tree kept changing under it"
-      : kind ?? (err instanceof ToolError ? err.code : err instanceof Error ? err.name : "error");
+    const why = fillFailure(err);
     const tries = ++root.failedFills;
     if (tries < FILL_ATTEMPTS) {
       const reason = `its fill is tried again (${why})`;
       root.status = { state: "building", entries: root.status.entries, reason };
       const ms = (this.#options.refillMs ?? 500) * 2 ** (tries - 1);
-      clearTimeout(root.retry);
-      root.retry = setTimeout(() => void this.#build(root, reason), ms);
+      later(root, () => void this.#build(root, reason), ms);
       return;
     }
     root.failedFills = 0;
     this.#stop(root, `its index could not be built in ${tries} tries (${why})`);
-    clearTimeout(root.retry);
-    root.retry = setTimeout(() => this.#watch(root), this.#options.retryMs ?? 60_000);
+    later(root, () => this.#watch(root), this.#options.retryMs ?? 60_000);
   }
 
   /**

@@ -27,6 +27,8 @@ export interface RootIndex {
   rebuild: boolean;
   /** Folders its watch leaves out (watch_plan.ts): read from disk by every scan. */
   unwatched: readonly string[];
+  /** How many, and why (`fs.list_roots`); `undefined` when none. */
+  readFromDisk: RootState["readFromDisk"];
   /** Fills that failed in a row (each tried again after a longer wait, up to a bound). */
   failedFills: number;
   /**
@@ -50,6 +52,13 @@ export function newRootIndex(number: number, where: Root): RootIndex {
     rebuild: false,
     failedFills: 0,
     unwatched: [],
+    readFromDisk: undefined,
     epoch: 0,
   };
+}
+
+/** Runs `then` after `ms` as the root's one pending retry (any earlier one is dropped). */
+export function later(root: RootIndex, then: () => void, ms: number): void {
+  clearTimeout(root.retry);
+  root.retry = setTimeout(then, ms);
 }

@@ -60,6 +60,18 @@ export const LIST_ROOTS_TOOL: Tool = {
                 lastWalk: { type: "string" },
                 checkedWhole: { type: "string", format: "date-time" },
                 checkEnded: { type: "string", format: "date-time" },
+                readFromDisk: {
+                  type: "object",
+                  additionalProperties: false,
+                  description:
+                    "Folders this root's watch leaves out, read from disk by every call instead of from memory, and why: links to folders outside the root, and FIFOs or device files (which the system's watcher would open), found in them or below them. Absent when none.",
+                  properties: {
+                    folders: { type: "integer", minimum: 0 },
+                    linksOut: { type: "integer", minimum: 0 },
+                    specialFiles: { type: "integer", minimum: 0 },
+                  },
+                  required: ["folders", "linksOut", "specialFiles"],
+                },
                 watches: {
                   type: "integer",
                   minimum: 0,

@@ -139,6 +139,8 @@ export interface RootIndexInfo {
   /** When the index was last checked whole on disk. */
   checkedWhole?: string;
   checkEnded?: string;
+  /** Folders its watch leaves out, and why (contract §18). */
+  readFromDisk?: { folders: number; linksOut: number; specialFiles: number };
   /** What it costs: watches held and bytes (contract §4). */
   watches?: number;
   memoryBytes?: number;

@@ -50,10 +50,17 @@ Deno.test("feed records: listings and stats read back as written", () => {
     isSymlink,
   });
   writer.list("/r/한글", [entry("a.txt", false), entry("sub", true), entry("link", false, true)]);
-  const info = (mtime: Date | null, birthtime: Date | null, size: number) =>
-    ({ ...entry("", false), mtime, birthtime, size }) as unknown as Deno.FileInfo;
-  writer.stat("/r/한글/a.txt", info(new Date(1_700_000_000_123), null, 42));
-  writer.stat("/r/x", info(null, new Date(5), 0));
+  const info = (mtime: Date | null, birthtime: Date | null, size: number, dev: number) =>
+    ({
+      ...entry("", false),
+      mtime,
+      birthtime,
+      size,
+      dev,
+      ino: dev + 1,
+    }) as unknown as Deno.FileInfo;
+  writer.stat("/r/한글/a.txt", info(new Date(1_700_000_000_123), null, 42, 2049));
+  writer.stat("/r/x", info(null, new Date(5), 0, 0));
   assert.equal(writer.flush(), true);
   const listings: unknown[] = [];
   const stats: [string, FedStat][] = [];
@@ -64,7 +71,14 @@ Deno.test("feed records: listings and stats read back as written", () => {
   );
   assert.deepEqual(listings, [["/r/한글", { names: ["a.txt", "sub", "link"], kinds: [2, 1, 4] }]]);
   assert.deepEqual(stats, [
-    ["/r/한글/a.txt", { kind: 2, mtime: 1_700_000_000_123, birth: NaN, size: 42 }],
-    ["/r/x", { kind: 2, mtime: NaN, birth: 5, size: 0 }],
+    ["/r/한글/a.txt", {
+      kind: 2,
+      mtime: 1_700_000_000_123,
+      birth: NaN,
+      size: 42,
+      dev: 2049,
+      ino: 2050,
+    }],
+    ["/r/x", { kind: 2, mtime: NaN, birth: 5, size: 0, dev: 0, ino: 1 }],
   ]);
 });

@@ -141,7 +141,7 @@ Deno.test("folder tree: what it holds equals a plain model, through compactions"
             assert.equal(tree.listed(folder), m.listed, `listed ${p}`);
             if (!m.listed) continue;
             listedEntries += m.entries.size;
-            assert.equal(tree.time(folder), m.time);
+            assert.equal(tree.stamp(folder).time, m.time);
             const held = Array.from(entriesOf(tree, folder), (e) => e.name);
             assert.deepEqual(held, [...m.entries.keys()].sort());
             for (const [name, [kind, time]] of m.entries) {

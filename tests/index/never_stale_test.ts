@@ -13,6 +13,7 @@ import { canExchange, exchange } from "../helpers/exchange.ts";
 import { cpuHogs, indexedServer } from "../helpers/indexed_server.ts";
 import { connect, rootIndex } from "../helpers/server.ts";
 import { NO_INDEX } from "../helpers/live_index.ts";
+import { MOUNT_SKIP, mountOver } from "../helpers/mounts.ts";
 import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
@@ -140,36 +141,44 @@ Deno.test({
 
 Deno.test({
   name:
-    "never stale: a FIFO made after start-up ends the root's watch; one there before is never watched",
+    "never stale: a FIFO costs its folder, not its root: made later, the watch is planned again without that folder; there before, never watched",
   ignore: !posix,
   ...sanitize,
   async fn() {
-    await using tree = await makeTree({ "a.txt": { mtime: T0 }, "d/b.txt": { mtime: T0 } });
+    await using tree = await makeTree({
+      "a.txt": { mtime: T0 },
+      "d/b.txt": { mtime: T0 },
+      "e/c.txt": { mtime: T0 },
+      "e/deep/f.txt": { mtime: T0 },
+    });
+    /** What the root reads from disk: its root and `d` (on the FIFO's way), not `e`. */
+    const fromDisk = { folders: 2, linksOut: 0, specialFiles: 1 };
     {
       await using s = await indexedServer(tree.root, {});
+      assert.equal((await s.info()).readFromDisk, undefined);
       sh("mkfifo d/fifo", tree.root);
       Deno.writeTextFileSync(tree.abs("a.txt"), "changed after the FIFO");
-      // The watcher stalls on the FIFO: the call walks once its barrier's deadline passes.
+      // The watcher stalls on the FIFO: the call walks once its barrier's deadline passes,
+      // and the watch is planned again, leaving the FIFO's folder out.
       assert.match(await s.same(RECENT), /did not pass a barrier/);
-      await s.same(ALL);
-      const seen: string[] = [];
-      await until(async () => {
-        const info = await s.info();
-        seen.push(JSON.stringify(info));
-        return /FIFO/.test(info.reason ?? "");
-      }, "the root to stop").catch((err) => {
-        throw new Error(`${err}: ${[...new Set(seen)].join("\n")}`);
-      });
-      const info = await s.info();
-      assert.equal(info.state, "off");
-      Deno.writeTextFileSync(tree.abs("d/b.txt"), "changed again");
-      assert.match(await s.same(ALL), /it holds a FIFO or device file/);
+      await until(async () => (await s.info()).state === "ready", "the index again");
+      assert.deepEqual((await s.info()).readFromDisk, fromDisk);
+      // Every other folder answers from the index, and so does the whole root (its
+      // unwatched folders read from disk): changes there seen at once.
+      assert.equal(await s.same({ ...ALL, path: "e" }), "index");
+      Deno.writeTextFileSync(tree.abs("e/deep/f.txt"), "changed in a watched part");
+      Deno.writeTextFileSync(tree.abs("d/b.txt"), "changed beside the FIFO");
+      assert.equal(await s.same(RECENT), "index");
+      assert.equal(await s.same(ALL), "index");
     }
-    // Started with the FIFO there: never watched, and the FIFO never opened (a writer
-    // would then find a reader and finish; it is given a second and must not).
-    await using conn = await connect({ ALLOW_ROOTS: tree.root });
-    await until(async () => /FIFO/.test((await rootIndex(conn)).reason ?? ""), "the root to stop");
-    assert.equal((await rootIndex(conn)).state, "off");
+    // Started with the FIFO there, and a link to it in another folder: their folders never
+    // watched, and the FIFO never opened (a writer would then find a reader and finish; it
+    // is given a second and must not).
+    Deno.mkdirSync(tree.abs("l"));
+    Deno.symlinkSync("../d/fifo", tree.abs("l/to-fifo"));
+    await using s = await indexedServer(tree.root, {});
+    assert.deepEqual((await s.info()).readFromDisk, { folders: 3, linksOut: 0, specialFiles: 2 });
+    assert.equal(await s.same({ ...ALL, path: "e" }), "index");
     const writer = new Deno.Command("sh", {
       args: ["-c", "echo hi > d/fifo"],
       cwd: tree.root,
@@ -183,6 +192,9 @@ Deno.test({
     if (!finished) writer.kill("SIGKILL");
     await writer.status;
     assert.equal(finished, false, "the writer found a reader");
+    Deno.writeTextFileSync(tree.abs("d/b.txt"), "changed again");
+    assert.equal(await s.same(ALL), "index");
+    assert.equal((await s.info()).state, "ready");
   },
 });
 
@@ -286,5 +298,51 @@ Deno.test({
     await until(async () => ["ready", "off"].includes((await look()).state), "the index");
     assert.ok(!states.some((s) => s.startsWith("off")), [...new Set(states)].join("\n"));
     assert.equal((await look()).state, "ready");
+  },
+});
+
+Deno.test({
+  name:
+    "never stale: a file system mounted over a held folder, its time put back (tmpfs, bind), and unmounted, is seen",
+  ignore: MOUNT_SKIP !== null || NO_INDEX,
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree({
+      "m/hidden.txt": { mtime: T0, content: "under the mount" },
+      "n/hidden.txt": { mtime: T0, content: "under the bind" },
+      "src/bound.txt": { mtime: T0 - DAY, content: "bound over n" },
+      "a.txt": { mtime: T0 },
+    });
+    await using s = await indexedServer(tree.root);
+    assert.equal(await s.same(ALL), "index");
+    const putBack = (dir: string) => {
+      const time = Deno.lstatSync(tree.abs(dir)).mtime!;
+      return () => Deno.utimeSync(tree.abs(dir), time, time);
+    };
+    // A tmpfs over m: a file made in it, then the mount's root given the hidden folder's
+    // time, as no event and no folder time says.
+    const mTime = putBack("m");
+    using _tmpfs = mountOver(tree.abs("m"));
+    Deno.writeTextFileSync(tree.abs("m/mounted.txt"), "on the tmpfs");
+    Deno.utimeSync(tree.abs("m/mounted.txt"), new Date(T0), new Date(T0));
+    mTime();
+    await s.same(ALL); // the same as a walk
+    await until(async () => (await s.info()).state === "ready", "the index again");
+    assert.equal(await s.same(ALL), "index");
+    // A bind mount over n, its time put back too.
+    const nTime = putBack("n");
+    using bind = mountOver(tree.abs("n"), tree.abs("src"));
+    nTime();
+    await s.same(ALL);
+    await until(async () => (await s.info()).state === "ready", "the index again");
+    assert.equal(await s.same(ALL), "index");
+    // Changes inside the mounts are seen from the index (the watch reaches into them).
+    Deno.writeTextFileSync(tree.abs("m/mounted.txt"), "changed on the tmpfs");
+    assert.equal(await s.same(RECENT), "index");
+    // Unmounted: the hidden files again.
+    bind[Symbol.dispose]();
+    await s.same(ALL);
+    await until(async () => (await s.info()).state === "ready", "the index again");
+    assert.equal(await s.same(ALL), "index");
   },
 });

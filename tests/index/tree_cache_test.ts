@@ -33,7 +33,12 @@ Deno.test("TreeCache: a fill stats each entry once, and keeps each folder's time
   const entries = Object.keys(spec).map((p) => tree.abs(p));
   for (const abs of entries) assert.equal(stats.get(abs), 1, abs);
   for (const d of ["a", "a/b", "c"]) {
-    assert.equal(cache.folderTime(tree.abs(d)), Deno.lstatSync(tree.abs(d)).mtime!.getTime(), d);
+    const info = Deno.lstatSync(tree.abs(d));
+    assert.deepEqual(
+      cache.folderStamp(tree.abs(d)),
+      { time: info.mtime!.getTime(), dev: info.dev, ino: info.ino },
+      d,
+    );
   }
 });
 

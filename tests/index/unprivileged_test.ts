@@ -90,3 +90,31 @@ Deno.test({
     assert.equal(await s.same(ALL), "index");
   },
 });
+
+Deno.test({
+  name:
+    "as nobody: a folder's mode changed (000, 311, 444 and back): its entries are stat'ed again, never carried",
+  ignore: NOBODY_SKIP !== null || NO_INDEX,
+  ...sanitize,
+  async fn() {
+    await using staged = await stageForNobody();
+    await using tree = await makeTree({
+      "c.txt": { mtime: T0 },
+      "d/a.txt": { mtime: T0, content: "aaa" },
+      "d/e/b.txt": { mtime: T0 },
+    });
+    Deno.chmodSync(tree.root, 0o755);
+    await using s = await pair(tree.root, staged);
+    assert.equal(await s.same(ALL), "index");
+    // r--: its names can be listed, its entries not stat'ed by nobody: a walk skips them,
+    // and so must the index (it held their stats from before).
+    for (const mode of [0o444, 0o755, 0o311, 0o755, 0o000, 0o755, 0o444, 0o755]) {
+      Deno.chmodSync(tree.abs("d"), mode);
+      await s.same(ALL);
+      await s.same({ ...ALL, sort: "path_asc" });
+    }
+    touch(tree.abs("d/a.txt"), T0 + DAY);
+    await s.ready();
+    assert.equal(await s.same(ALL), "index");
+  },
+});

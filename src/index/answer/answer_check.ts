@@ -3,8 +3,9 @@
  * given, every folder leading to one of its matches is checked on disk, from the root
  * down, not following links (one lstat each, each folder once per answer): it must still
  * be a real folder, and, where the index holds its listing, have the modification time
- * the listing was read at. A folder that fails (a link now, gone, another time: a change
- * whose event the runtime dropped, or one that raced the answer) is forgotten, so the
+ * and device the listing was read at. A folder that fails (a link now, gone, another time:
+ * a change whose event the runtime dropped, or one that raced the answer; another device: a
+ * file system mounted over it, which no event reports) is forgotten, so the
  * index learns it again, and the caller scans again.
  *
  * @module
@@ -12,14 +13,16 @@
 import type { ScanOutcome } from "../../walk/mod.ts";
 import type { FsPort } from "../../ports/mod.ts";
 import { absoluteOf, ancestors } from "../../security/mod.ts";
-import { folderTimeOnDisk } from "../cache/mod.ts";
+import { folderOnDisk, type FolderStamp, stampChange } from "../cache/mod.ts";
 
 /** What the check needs of the index. */
 export interface FolderMemory {
-  /** When a held folder listing was read (its folder's time then); `undefined` if none is. */
-  folderTime(abs: string): number | undefined;
+  /** A held folder listing's folder's time and device when read; `undefined` if none is held. */
+  folderStamp(abs: string): FolderStamp | undefined;
   /** Forgets a folder's listing and everything below it. */
   forgetFolder(abs: string): void;
+  /** The same, for a folder found on another device (its watch is to be set up again). */
+  forgetMounted(abs: string): void;
 }
 
 /**
@@ -49,7 +52,7 @@ export function answerFolders(outcome: ScanOutcome, start: readonly string[]): s
  */
 export function startFolders(start: string, memory: FolderMemory, rootReal: string): string[] {
   const folders = start === "" ? [""] : ["", ...ancestors(start)];
-  if (start !== "" && memory.folderTime(absoluteOf(rootReal, start)) !== undefined) {
+  if (start !== "" && memory.folderStamp(absoluteOf(rootReal, start)) !== undefined) {
     folders.push(start);
   }
   return folders;
@@ -70,17 +73,18 @@ export function checkFolders(
     // Below a changed folder, nothing is looked at: it is learned again with it.
     if (changed.some((c) => c === "" || folder.startsWith(c + "/"))) continue;
     const abs = absoluteOf(rootReal, folder);
-    if (!stillTheSame(disk, memory, abs)) {
-      changed.push(folder);
-      memory.forgetFolder(abs);
-    }
+    const change = changeOf(disk, memory, abs);
+    if (change === "same") continue;
+    changed.push(folder);
+    if (change === "device") memory.forgetMounted(abs);
+    else memory.forgetFolder(abs);
   }
   return changed;
 }
 
-function stillTheSame(disk: FsPort, memory: FolderMemory, abs: string): boolean {
-  const now = folderTimeOnDisk(disk, abs); // its parents were just found to be real folders
-  if (now === null) return false;
-  const held = memory.folderTime(abs);
-  return held === undefined || held === now;
+function changeOf(disk: FsPort, memory: FolderMemory, abs: string): string {
+  const now = folderOnDisk(disk, abs); // its parents were just found to be real folders
+  if (now === null) return "gone";
+  const held = memory.folderStamp(abs);
+  return held === undefined ? "same" : stampChange(now, held);
 }

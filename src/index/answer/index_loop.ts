@@ -115,6 +115,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
     overflowed: index?.overflowed ?? null,
     special: index?.special ?? false,
     opened: index?.opened ?? false,
+    mounted: index?.mounted ?? false,
     journal: journal?.state(at) ?? { position: at, start: null, steps: 0, bytes: 0 },
   });
   scope.onmessage = (event) => {

@@ -28,6 +28,12 @@ export interface IndexReport {
    */
   opened: boolean;
   /**
+   * A held folder was found on another device (a file system mounted over it, or
+   * unmounted): the runtime's watch does not reach into it, so the root's watch is set up
+   * again.
+   */
+  mounted: boolean;
+  /**
    * Its journal (contract §24): the position now, the first one answered exactly
    * (`null` before the journal begins or after a loss), the steps kept and their memory.
    */

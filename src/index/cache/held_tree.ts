@@ -16,35 +16,12 @@
  */
 import type { FsPort } from "../../ports/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import { folderTimeOnDisk } from "./folder_check.ts";
+import { folderOnDisk, type FolderStamp, stampChange } from "./folder_check.ts";
 import { HeldView } from "./held_view.ts";
+import type { HeldTreeOptions, Overflow } from "./held_tree_options.ts";
 import { realFolder } from "./real_folder.ts";
 import { FolderTree, namesBytes, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
-import type { Change } from "../watch/mod.ts";
-
-/** Why a cache stopped recording: too many entries, or its memory budget. */
-export type Overflow = "entries" | "memory";
-
-/** Options of {@linkcode HeldTree}. */
-export interface HeldTreeOptions {
-  /** Where misses are read: the real file system, perhaps through a fill's feed. */
-  base: FsPort;
-  /**
-   * The disk itself, never a feed: what an entry of no known kind is (a FIFO?) is asked of
-   * it, since a fed stat says only file, folder or link. Default: `base`.
-   */
-  disk?: FsPort;
-  /** The root's real path: every path the cache holds lies below it. */
-  rootReal: string;
-  /** The most entries kept (`INDEX_MAX_ENTRIES`). */
-  maxEntries: number;
-  /** The most heap the names may take, as `namesBytes` estimates it. Default: no bound. */
-  maxBytes?: number;
-  /** Whether the heap is nearly full (asked once per 1 MB kept). Default: never. */
-  heapNearlyFull?: () => boolean;
-  /** Folders the watch leaves out (watch_plan.ts): read from disk by every scan. */
-  unwatched?: readonly string[];
-}
+import { type Change, isSpecial } from "../watch/mod.ts";
 
 /** How much kept memory passes between two looks at the heap. */
 const HEAP_LOOK_BYTES = 1024 * 1024;
@@ -67,6 +44,7 @@ export class HeldTree {
   #overflowed: Overflow | null = null;
   #overflowedAt = 0;
   #special = false;
+  #mounted = false;
   #view: HeldView | undefined;
   /** Bumped by every change, so a listing read across an await is not kept stale. */
   protected generation = 0;
@@ -147,10 +125,10 @@ export class HeldTree {
     }
   }
 
-  /** The time a held folder listing was read at, or `undefined` when none is held. */
-  folderTime(path: string): number | undefined {
+  /** The time and device a held folder listing was read at, or `undefined` when none is held. */
+  folderStamp(path: string): FolderStamp | undefined {
     const folder = this.tree.node(path, false);
-    return this.tree.listed(folder) ? this.tree.time(folder) : undefined;
+    return this.tree.listed(folder) ? this.tree.stamp(folder) : undefined;
   }
 
   /**
@@ -167,6 +145,20 @@ export class HeldTree {
   }
 
   /**
+   * Forgets a folder found on another device or inode (a mount over it: no event says so)
+   * with all below it; the watch does not reach in, so it is set up again ({@linkcode mounted}).
+   */
+  forgetMounted(path: string): void {
+    this.#mounted = true;
+    this.forgetFolder(path);
+  }
+
+  /** Whether a held folder was found on another device (the watch is set up again). */
+  get mounted(): boolean {
+    return this.#mounted;
+  }
+
+  /**
    * Forgets a folder's listing and its entries' stats, but not what is below its subfolders:
    * an unwatched folder's (watch_plan.ts), read from disk again by every scan.
    */
@@ -174,9 +166,19 @@ export class HeldTree {
     const folder = this.tree.node(path, false);
     if (!this.tree.listed(folder)) return;
     this.changed();
+    this.#unlistAll(folder);
+    this.#unstat(path);
+  }
+
+  /**
+   * Forgets a folder's listing and its entries' stats: none carried to the listing read
+   * again, each `lstat`ed afresh (its mode may have changed what the server's user may stat).
+   */
+  #unlistAll(folder: number): void {
+    if (!this.tree.listed(folder)) return;
     const { first, count } = this.tree.run(folder);
     for (let e = first; e < first + count; e++) recordInfo(this.tree, folder, e, null);
-    this.#relist(folder, path);
+    this.tree.unlist(folder);
   }
 
   /** Record numbers of folders, `0 .. records - 1`, some not held: what `recheck` takes. */
@@ -194,11 +196,13 @@ export class HeldTree {
   recheck(folder: number): boolean {
     if (!this.tree.listed(folder)) return false;
     const abs = this.tree.pathOf(folder);
-    const now = folderTimeOnDisk(this.base, abs);
-    if (now === this.tree.time(folder)) return true;
+    const now = folderOnDisk(this.base, abs);
+    const change = now === null ? "gone" : stampChange(now, this.tree.stamp(folder));
+    if (change === "same") return true;
     this.unseen?.(abs);
     this.changed();
-    if (now === null) this.forget(abs, "remove"); // gone, or no longer a real folder
+    if (change === "gone") this.forget(abs, "remove"); // gone, or no longer a real folder
+    else if (change === "device") this.forgetMounted(abs); // nothing below it holds
     else this.#relist(folder, abs);
     return true;
   }
@@ -208,12 +212,12 @@ export class HeldTree {
     this.verified.clear();
   }
 
-  /** A real folder's modification time from disk (unknown if it is not one, or unreadable). */
-  protected timeOf(path: string): number {
-    return folderTimeOnDisk(this.base, path) ?? UNKNOWN_TIME;
+  /** A real folder's time and device on disk (time unknown if it is not one, or unreadable). */
+  protected stampOf(path: string): FolderStamp {
+    return folderOnDisk(this.base, path) ?? { time: UNKNOWN_TIME, dev: 0, ino: 0 };
   }
 
-  protected keep(folder: number, names: string[], kinds: number[], time: number): void {
+  protected keep(folder: number, names: string[], kinds: number[], stamp: FolderStamp): void {
     const bytes = this.bytes + namesBytes(names); // the old names are counted until replaced
     if (this.entries + names.length > this.maxEntries) return this.overflow("entries");
     if (bytes > this.#maxBytes) return this.overflow("memory");
@@ -221,14 +225,15 @@ export class HeldTree {
       this.#nextHeapLook = bytes + HEAP_LOOK_BYTES;
       if (this.#heapNearlyFull()) return this.overflow("memory");
     }
-    this.tree.keep(folder, names, kinds, time);
+    this.tree.keep(folder, names, kinds, stamp.time, stamp.dev, stamp.ino);
     this.verified.add(folder); // just read from disk, after the walk checked its real path
     if (!this.#special && kinds.some((k) => k === 0)) this.#lookForSpecial(folder, names, kinds);
   }
 
   /**
-   * Whether a FIFO or device file was listed (contract §18: the runtime's watcher opens
-   * what an event names, and opening one blocks or acts): the root is then not watched.
+   * Whether a FIFO or device file was listed in a watched folder (contract §18: the
+   * runtime's watcher opens what an event names, and opening one blocks or acts): the
+   * watch is then planned again, without that folder.
    */
   get special(): boolean {
     return this.#special;
@@ -237,13 +242,9 @@ export class HeldTree {
   /** Entries of no known kind (FIFOs, sockets, devices): one lstat each, never an open. */
   #lookForSpecial(folder: number, names: readonly string[], kinds: readonly number[]): void {
     const dir = this.tree.pathOf(folder);
-    for (let i = 0; i < names.length && !this.#special; i++) {
-      if (kinds[i] !== 0) continue;
-      try {
-        const info = this.disk.lstat(dir + hostRules.sep + names[i]);
-        this.#special = !!(info.isFifo || info.isCharDevice || info.isBlockDevice);
-      } catch { /* gone since */ }
-    }
+    if (this.unwatched.includes(dir)) return; // read from disk by every scan: never watched
+    const at = (name: string) => () => this.disk.lstat(dir + hostRules.sep + name);
+    this.#special = names.some((name, i) => kinds[i] === 0 && isSpecial(at(name)));
   }
 
   protected overflow(why: Overflow): void {
@@ -263,7 +264,7 @@ export class HeldTree {
     // The root's own change (its mode, its time): its listing is read again. Anything else
     // of the root itself (removed, moved): start over.
     if (abs === this.root) {
-      return kind === "modify" || kind === "access" ? this.tree.unlist(0) : this.clear();
+      return kind === "modify" || kind === "access" ? this.#unlistAll(0) : this.clear();
     }
     if (!abs.startsWith(this.root + hostRules.sep)) return;
     const { parent, dir, name } = this.tree.parentOf(abs);
@@ -274,10 +275,9 @@ export class HeldTree {
       }
     }
     this.#unstat(abs);
-    if (kind === "modify" || kind === "access") {
-      // A folder's own change (its mode, say) may change what the server's user may list.
-      return this.tree.unlist(this.tree.node(abs, false));
-    }
+    // A folder's own change (its mode, say) may change what the server's user may list
+    // and stat under it: nothing held there is carried (issue 40).
+    if (kind === "modify" || kind === "access") return this.#unlistAll(this.tree.node(abs, false));
     this.#relist(parent, dir);
     this.forgetting?.(abs, true);
     this.tree.drop(parent, name);

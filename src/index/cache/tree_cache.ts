@@ -18,6 +18,10 @@ import { DIR, entriesOf, infoOf, kindOf, recordInfo, UNKNOWN_TIME } from "../sto
 import { hostRules } from "../../security/mod.ts";
 import { allOutside, type Dropped, type Focus, outside } from "./focus.ts";
 import { HeldTree } from "./held_tree.ts";
+import { type FolderStamp, stampChange, stampOf } from "./folder_check.ts";
+
+/** The stamp of a listing read where nothing is kept. */
+const UNKNOWN_STAMP: FolderStamp = { time: UNKNOWN_TIME, dev: 0, ino: 0 };
 
 /** The index of one root, as a file-system port. */
 export class TreeCache extends HeldTree implements FsPort {
@@ -28,8 +32,8 @@ export class TreeCache extends HeldTree implements FsPort {
   /** Folders it could not list: the runtime's watch could not take them either. */
   readonly #unreadable = new Set<string>();
   #opened = false;
-  /** The last folder stat'ed on disk, for its listing's time ({@linkcode TreeCache.#timeBefore}). */
-  #folderStat: { path: string; time: number; generation: number } | null = null;
+  /** The last folder stat'ed on disk, for its listing's time ({@linkcode TreeCache.#stampBefore}). */
+  #folderStat: { path: string; stamp: FolderStamp; generation: number } | null = null;
 
   /**
    * Hands out only what can match `focus` from held listings (focus.ts), until focused
@@ -81,7 +85,7 @@ export class TreeCache extends HeldTree implements FsPort {
   readDir(path: string): Iterable<Deno.DirEntry> {
     const folder = this.tree.node(path, this.recording);
     if (this.tree.listed(folder)) return this.#handOut(folder);
-    const time = folder >= 0 ? this.#timeBefore(path) : UNKNOWN_TIME; // a later change shows
+    const stamp = folder >= 0 ? this.#stampBefore(path) : UNKNOWN_STAMP; // a later change shows
     let entries: Deno.DirEntry[];
     try {
       entries = [...this.base.readDir(path)]; // after the walk's check of its real path
@@ -89,7 +93,7 @@ export class TreeCache extends HeldTree implements FsPort {
       throw this.#unlisted(path, err);
     }
     this.#listed(path);
-    if (folder >= 0) this.keep(folder, entries.map((e) => e.name), entries.map(kindOf), time);
+    if (folder >= 0) this.keep(folder, entries.map((e) => e.name), entries.map(kindOf), stamp);
     return entries;
   }
 
@@ -100,7 +104,7 @@ export class TreeCache extends HeldTree implements FsPort {
       return;
     }
     const generation = this.generation;
-    const time = folder >= 0 ? this.#timeBefore(path) : UNKNOWN_TIME;
+    const stamp = folder >= 0 ? this.#stampBefore(path) : UNKNOWN_STAMP;
     // Only names and kinds are held while the folder streams (not Deno's entry objects),
     // and not even those past what the cache may still take.
     let names: string[] | null = folder >= 0 ? [] : null;
@@ -125,7 +129,7 @@ export class TreeCache extends HeldTree implements FsPort {
     // Events may have been applied while this listing was read: keep it only if none was.
     if (folder >= 0 && generation === this.generation) {
       if (names === null) this.overflow("entries");
-      else this.keep(folder, names, kinds, time);
+      else this.keep(folder, names, kinds, stamp);
     }
   }
 
@@ -151,7 +155,7 @@ export class TreeCache extends HeldTree implements FsPort {
     if (info.isDirectory && !info.isSymlink) {
       this.#folderStat = {
         path,
-        time: info.mtime?.getTime() ?? UNKNOWN_TIME,
+        stamp: stampOf(info),
         generation: this.generation,
       };
     }
@@ -159,16 +163,16 @@ export class TreeCache extends HeldTree implements FsPort {
   }
 
   /**
-   * A folder's time, read before its listing is: the stat the walk just read of it from disk
+   * A folder's time and device, read before its listing is: the stat the walk just read of it from disk
    * (its "is it huge?" check, or its visit) if no change came since, so that a fill stats a
    * folder once, not twice; else read now. Either way a change after it shows: the folder's
-   * time on disk then differs from the one kept.
+   * time (or device) on disk then differs from the one kept.
    */
-  #timeBefore(path: string): number {
+  #stampBefore(path: string): FolderStamp {
     const known = this.#folderStat;
     this.#folderStat = null;
-    if (known?.path === path && known.generation === this.generation) return known.time;
-    return this.timeOf(path);
+    if (known?.path === path && known.generation === this.generation) return known.stamp;
+    return this.stampOf(path);
   }
 
   /**
@@ -240,7 +244,8 @@ export class TreeCache extends HeldTree implements FsPort {
     if (this.verified.has(folder)) return true;
     let same = false;
     try {
-      same = this.base.realPath(abs) === abs && this.timeOf(abs) === this.tree.time(folder);
+      same = this.base.realPath(abs) === abs &&
+        stampChange(this.stampOf(abs), this.tree.stamp(folder)) === "same";
     } catch { /* gone or unreadable: not the same */ }
     if (same) this.verified.add(folder);
     else {

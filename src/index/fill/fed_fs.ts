@@ -100,7 +100,7 @@ export class FedFs implements FsPort {
   lstat(path: string): Deno.FileInfo {
     const stat = this.#take(this.#stats, path);
     if (stat === undefined) return this.#disk.lstat(path);
-    return reusedInfo(stat.kind, stat.size, stat.mtime, stat.birth);
+    return reusedInfo(stat.kind, stat.size, stat.mtime, stat.birth, stat.dev, stat.ino);
   }
 
   realPath(path: string): string {

@@ -22,12 +22,17 @@ export interface FedListing {
   kinds: number[];
 }
 
-/** A stat as the feed brings it: times in epoch ms, `UNKNOWN_TIME` when not known. */
+/**
+ * A stat as the feed brings it: times in epoch ms, `UNKNOWN_TIME` when not known; the device
+ * (a folder's check compares them with the inode: a mount changes them).
+ */
 export interface FedStat {
   kind: number;
   mtime: number;
   birth: number;
   size: number;
+  dev: number;
+  ino: number;
 }
 
 const encoder = new TextEncoder();
@@ -67,14 +72,16 @@ export class RecordWriter {
 
   /** An entry's stat, read from disk at `path`. */
   stat(path: string, info: Deno.FileInfo): void {
-    if (!this.#room(30 + 3 * path.length)) return;
+    if (!this.#room(46 + 3 * path.length)) return;
     this.#byte(STAT);
     this.#string(path);
     this.#byte(kindOf(info));
     this.#view.setFloat64(this.#at, info.mtime?.getTime() ?? UNKNOWN_TIME);
     this.#view.setFloat64(this.#at + 8, birthTime(info));
     this.#view.setFloat64(this.#at + 16, info.size);
-    this.#at += 24;
+    this.#view.setFloat64(this.#at + 24, info.dev ?? 0);
+    this.#view.setFloat64(this.#at + 32, info.ino ?? 0);
+    this.#at += 40;
   }
 
   /** Pushes what is packed (false once the ring is told to stop). */
@@ -146,8 +153,10 @@ export function readRecords(
         mtime: view.getFloat64(at),
         birth: view.getFloat64(at + 8),
         size: view.getFloat64(at + 16),
+        dev: view.getFloat64(at + 24),
+        ino: view.getFloat64(at + 32),
       };
-      at += 24;
+      at += 40;
       onStat(path, stat);
     }
   }

@@ -58,6 +58,9 @@ const REUSED = {
   size: 0,
   mtime: null as Instant | null,
   birthtime: null as Instant | null,
+  /** The device and inode, where known (a folder's, from the fill's feed); else 0. */
+  dev: 0,
+  ino: 0,
 };
 const MODIFIED = new Instant();
 const BIRTH = new Instant();
@@ -68,8 +71,12 @@ export function reusedInfo(
   size: number,
   mtime: number,
   birth: number,
+  dev = 0,
+  ino = 0,
 ): Deno.FileInfo {
   setKind(REUSED, kind);
+  REUSED.dev = dev;
+  REUSED.ino = ino;
   REUSED.size = size;
   MODIFIED.ms = mtime;
   REUSED.mtime = Number.isNaN(mtime) ? null : MODIFIED;

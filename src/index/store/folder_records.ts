@@ -24,6 +24,9 @@ export class FolderRecords {
   first = new Uint32Array(64);
   count = new Uint32Array(64);
   time = new Float64Array(64);
+  /** The folder's device and inode when its listing was read (a mount over it changes them). */
+  dev = new Float64Array(64);
+  ino = new Float64Array(64);
   state = new Uint8Array(64);
   parent = new Int32Array(64);
   /** The record's place in its parent's run (its entry is `first[parent] + slot`). */
@@ -100,6 +103,8 @@ export class FolderRecords {
     this.first = grown(this.first, n);
     this.count = grown(this.count, n);
     this.time = grown(this.time, n);
+    this.dev = grown(this.dev, n);
+    this.ino = grown(this.ino, n);
     this.state = grown(this.state, n);
     this.parent = grown(this.parent, n);
     this.slot = grown(this.slot, n);

@@ -1,16 +1,14 @@
 /**
  * The folders of one root's live index (contract §18), kept compact: a folder is a record
  * number (the root is 0) with, once its listing was read, a run of entry numbers in the
- * {@linkcode EntryColumns} (sorted by name) and one string holding all their names one
- * after another; the time the listing was read at; and whether the listing is held or only
- * kept for the folders below it (an event said it changed: it is read again when next
- * needed, while what is known below it stays). A folder entry leads to its record through
- * the columns' `sub`. So the V8 heap holds one string per folder and nothing per entry.
- *
- * Relisting a folder appends its new run and leaves the old one dead; the columns are
- * compacted once the dead outnumber half of them. Counts: entries held, the heap's share
- * estimated from above ({@linkcode FolderTree.bytes}, what the budget counts), and the
- * bytes outside the heap.
+ * {@linkcode EntryColumns} (sorted by name) and one string of all their names; its time,
+ * device and inode when the listing was read; and whether the listing is held or only kept
+ * for the folders below it (an event said it changed: it is read again when next needed).
+ * A folder entry leads to its record through the columns' `sub`. So the V8 heap holds one
+ * string per folder and nothing per entry. A folder listed again appends its new run and
+ * leaves the old one dead; the columns are compacted once the dead outnumber half of them.
+ * Counts: entries held, the heap's share estimated from above ({@linkcode FolderTree.bytes},
+ * what the budget counts), and the bytes outside the heap.
  *
  * @module
  */
@@ -18,7 +16,7 @@ import { folderAbove, hostRules } from "../../security/mod.ts";
 import { DIR, EntryColumns, SYMLINK } from "./entry_columns.ts";
 import { FolderRecords, KEPT, KNOWN, LISTED } from "./folder_records.ts";
 import { namesBytes } from "./memory_cost.ts";
-import { compareNames, pairRuns } from "./pair_runs.ts";
+import { findName, pairRuns } from "./pair_runs.ts";
 
 /** Dead entries are left in place until there are this many, and half the columns. */
 export const COMPACT_AT = 65_536;
@@ -142,9 +140,10 @@ export class FolderTree {
     return folder >= 0 && this.#rec.state[folder]! >= KEPT;
   }
 
-  /** The time a held listing was read at. */
-  time(folder: number): number {
-    return this.#rec.time[folder]!;
+  /** The time, device and inode of a held listing's folder when it was read. */
+  stamp(folder: number): { time: number; dev: number; ino: number } {
+    const rec = this.#rec;
+    return { time: rec.time[folder]!, dev: rec.dev[folder]!, ino: rec.ino[folder]! };
   }
 
   /** The first entry number of the folder's run, and how many it holds. */
@@ -161,28 +160,23 @@ export class FolderTree {
   /** The entry number of `name` in the folder's held or kept run, or -1. */
   find(folder: number, name: string): number {
     if (folder < 0 || this.#rec.state[folder]! < KEPT) return -1;
-    const names = this.#names[folder]!;
-    const ends = this.#cols.nameEnd;
-    const first = this.#rec.first[folder]!;
-    let lo = first;
-    let hi = first + this.#rec.count[folder]! - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const start = mid === first ? 0 : ends[mid - 1]!;
-      const order = compareNames(names, start, ends[mid]!, name, 0, name.length);
-      if (order === 0) return mid;
-      if (order < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    const run = { first: this.#rec.first[folder]!, count: this.#rec.count[folder]! };
+    return findName(this.#cols.nameEnd, { ...run, names: this.#names[folder]! }, name);
   }
 
   /**
    * Holds the listing of `names` with their `kinds` (in any order, as read) as the
-   * folder's, read at `time`: times and sizes unknown until stat'ed. Folders still in it
+   * folder's, read at `time` as inode `ino` of device `dev`: times and sizes unknown until stat'ed. Folders still in it
    * keep what is known below them; the others go with everything below them.
    */
-  keep(folder: number, names: readonly string[], kinds: readonly number[], time: number): void {
+  keep(
+    folder: number,
+    names: readonly string[],
+    kinds: readonly number[],
+    time: number,
+    dev = 0,
+    ino = 0,
+  ): void {
     const n = names.length;
     const order = Array.from({ length: n }, (_, i) => i);
     order.sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
@@ -202,6 +196,8 @@ export class FolderTree {
     this.#rec.count[folder] = n;
     this.#names[folder] = joined;
     this.#rec.time[folder] = time;
+    this.#rec.dev[folder] = dev;
+    this.#rec.ino[folder] = ino;
     this.#rec.state[folder] = LISTED;
     this.#rec.touch(folder);
     this.entries += n;

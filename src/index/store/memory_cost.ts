@@ -10,10 +10,11 @@
 /** Bytes of the entry columns per entry: 4 (name end) + 1 (kind) + 3 × 8 (times, size) + 4 (folder). */
 export const ENTRY_COLUMN_BYTES = 33;
 /**
- * Bytes outside the heap per folder record: first entry, count, time, state, parent, slot
- * (25), and what is below it: four time bounds, two counts, whether they hold (49).
+ * Bytes outside the heap per folder record: first entry, count, time, device, inode,
+ * state, parent, slot (41), and what is below it: four time bounds, two counts, whether
+ * they hold (49).
  */
-export const RECORD_BYTES = 74;
+export const RECORD_BYTES = 90;
 /** The heap a folder's string of names costs besides its characters (header, slot, share of growth). */
 export const NAMES_STRING_BYTES = 48;
 

@@ -1,7 +1,7 @@
 /**
  * Names in the runs of the live index's folders (contract §18; folder_tree.ts): a run's
  * names are one string, each name ending where the entry's `nameEnd` says, sorted. Here:
- * how two names compare without cutting them out, and how an old run's entries pair with
+ * how two names compare without cutting them out, where a name is in a run, and how an old run's entries pair with
  * a new run's of the same folder, by name, in one pass over both.
  *
  * @module
@@ -30,6 +30,22 @@ export function compareNames(
     if (d !== 0) return d;
   }
   return aEnd - aStart - (bEnd - bStart);
+}
+
+/** The entry number of `name` in `run` (whose names end where `ends` says), or -1. */
+export function findName(ends: ArrayLike<number>, run: Run, name: string): number {
+  const { first, names } = run;
+  let lo = first;
+  let hi = first + run.count - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const start = mid === first ? 0 : ends[mid - 1]!;
+    const order = compareNames(names, start, ends[mid]!, name, 0, name.length);
+    if (order === 0) return mid;
+    if (order < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /**

@@ -10,13 +10,25 @@ import { spawnSandboxed } from "../../workers/mod.ts";
 import type { Change, WatchCommand, WatchReport } from "./watch_messages.ts";
 import { settledWithin } from "../scan_turns.ts";
 
+/** Why folders are left unwatched: the links out and the FIFOs or device files found. */
+export interface ReadFromDisk {
+  linksOut: number;
+  specialFiles: number;
+}
+
+/** Why a watch is planned again: a link out appeared. */
+export const LINK_REPLAN = "a link to a folder outside it appeared; its watch is planned again";
+/** Why a watch is planned again: a FIFO or device file appeared where the watch would open it. */
+export const SPECIAL_REPLAN =
+  "a FIFO or device file appeared in a watched folder; its watch is planned again without that folder";
+
 /** What a root's watch tells its owner. */
 export interface WatchEvents {
   /**
    * The watch is in place: changes from now on are reported, except in the `unwatched`
-   * folders (read from disk by every scan).
+   * folders (read from disk by every scan), left so for `why`.
    */
-  ready(unwatched: readonly string[]): void;
+  ready(unwatched: readonly string[], why: ReadFromDisk): void;
   /** Changes, in the order they happened; `rescan`: some were lost, start over. */
   changes(changes: Change[], rescan: boolean): void;
   /**
@@ -61,10 +73,11 @@ export class RootWatch {
       const report = event.data;
       if (report.type === "ready") {
         this.#root = report.root;
-        events.ready(report.unwatched ?? []);
+        const why = report.why ?? { linksOut: 0, specialFiles: 0 };
+        events.ready(report.unwatched ?? [], why);
       } else if (report.type === "moved") this.#rootMoved();
       else if (report.type === "replan") {
-        events.lost("a link to a folder outside it appeared; its watch is planned again", "soon");
+        events.lost(report.special ? SPECIAL_REPLAN : LINK_REPLAN, "soon");
       } else if (report.type === "changes") events.changes(report.changes, report.rescan);
       else if (report.type === "passed") {
         const same = report.root !== null && report.root === this.#root;

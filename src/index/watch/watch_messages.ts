@@ -28,9 +28,15 @@ export type WatchReport =
   /**
    * The watch is in place: changes from now on are reported, except in the `unwatched`
    * folders (their listings and their entries' stats are read from disk by every scan:
-   * watch_plan.ts); `root`: what the watch rests on ({@linkcode planIdentity}).
+   * watch_plan.ts; `why`: the links out and FIFOs or device files that made them so);
+   * `root`: what the watch rests on ({@linkcode planIdentity}).
    */
-  | { type: "ready"; root: string | null; unwatched?: string[] }
+  | {
+    type: "ready";
+    root: string | null;
+    unwatched?: string[];
+    why?: { linksOut: number; specialFiles: number };
+  }
   /**
    * The watch could not be set up (e.g. the system's watch limit); `reason` has no path;
    * `retry`: it may work later.
@@ -46,8 +52,11 @@ export type WatchReport =
   | { type: "passed"; id: number; root: string | null }
   /** The root folder is no longer the one watched (moved, removed or replaced). */
   | { type: "moved" }
-  /** A link to a folder outside the root appeared where the watch would follow it. */
-  | { type: "replan" };
+  /**
+   * A link to a folder outside the root appeared where the watch would follow it, or
+   * (`special`) a FIFO or device file where it would open it.
+   */
+  | { type: "replan"; special?: boolean };
 
 /**
  * A real folder's identity (device and inode, from one lstat not following links), or

@@ -7,8 +7,10 @@
  * root is read for such links (names and kinds only, and each link's real path); a root with
  * one is watched in parts: every folder on the way from the root to a link out is left
  * unwatched (its listing and its entries' stats are read from disk by every scan), and each
- * of their other subfolders is watched whole. Too many parts (the runtime compares every
- * event with each watched path, opening both) and the root walks.
+ * of their other subfolders is watched whole. A FIFO or device file is met the same way: the
+ * runtime's watcher opens every path an event names (and opening a FIFO blocks it), so the
+ * folder that holds one, and those on its way, are left unwatched. Too many parts (the
+ * runtime compares every event with each watched path, opening both) and the root walks.
  *
  * Only the watch worker uses this (it reads the roots, never through a link out: a link's
  * real path and kind are asked of the path inside the root).
@@ -29,8 +31,13 @@ export const MOST_UNWATCHED_ENTRIES = 10_000;
 export interface WatchPlan {
   /** The folders watched whole (recursively): the root alone when no link leads out. */
   parts: string[];
-  /** The folders left unwatched, root first: those on the way to a link out. */
+  /**
+   * The folders left unwatched, sorted: those on the way to a link out or to a FIFO or
+   * device file.
+   */
   unwatched: string[];
+  /** Why: the links out and the FIFOs and device files found. */
+  why: { linksOut: number; specialFiles: number };
 }
 
 /** A plan, or why the root cannot be watched without reaching outside it. */
@@ -41,12 +48,15 @@ export const WATCH_FOLLOWS_LINKS = Deno.build.os !== "darwin";
 
 /** Plans the watch of the root at real path `root`. */
 export function planWatch(root: string): Planned {
-  if (!WATCH_FOLLOWS_LINKS) return { plan: { parts: [root], unwatched: [] } };
-  const outs = linksOut(root, root, Infinity);
-  if (outs.length === 0) return { plan: { parts: [root], unwatched: [] } };
+  const whole = { parts: [root], unwatched: [], why: { linksOut: 0, specialFiles: 0 } };
+  const found = reachOf(root, root, Infinity);
+  // Where the watch does not follow links, only FIFOs and devices are kept from it.
+  const outs = WATCH_FOLLOWS_LINKS ? found.outs : [];
+  const { specials } = found;
+  if (outs.length === 0 && specials.length === 0) return { plan: whole };
   const unwatched = new Set<string>();
-  for (const link of outs) {
-    for (let dir = folderAbove(link); !unwatched.has(dir); dir = folderAbove(dir)) {
+  for (const path of [...outs, ...specials]) {
+    for (let dir = folderAbove(path); !unwatched.has(dir); dir = folderAbove(dir)) {
       unwatched.add(dir);
       if (dir === root) break;
     }
@@ -61,38 +71,74 @@ export function planWatch(root: string): Planned {
     }
   }
   if (parts.length > MOST_PARTS || entries > MOST_UNWATCHED_ENTRIES) {
+    const what = [
+      ...(outs.length > 0 ? ["links lead out of it"] : []),
+      ...(specials.length > 0 ? ["it holds FIFOs or device files"] : []),
+    ].join(" and ");
     return {
-      refused: `links lead out of it in too many places to watch it in parts (${outs.length} ` +
-        `links, ${parts.length} parts, ${entries} entries left unwatched)`,
+      refused: `${what} in too many places to watch it in parts (${outs.length} links out, ` +
+        `${specials.length} FIFOs or device files, ${parts.length} parts, ${entries} entries ` +
+        `left unwatched)`,
     };
   }
-  return { plan: { parts, unwatched: [...unwatched].sort() } };
+  const why = { linksOut: outs.length, specialFiles: specials.length };
+  return { plan: { parts, unwatched: [...unwatched].sort(), why } };
+}
+
+/** What the watch must not reach at or below a path (`reachOf`). */
+interface Reach {
+  /** Links to folders outside the root. */
+  outs: string[];
+  /** FIFOs and device files (`isSpecial`). */
+  specials: string[];
 }
 
 /**
- * The links to folders outside `root` at or below `start` (one lstat of `start`, then names
- * and kinds of each folder), at most `most` of them.
+ * The links to folders outside `root` at or below `start`, and the FIFOs and device files
+ * there (and links to them), at most about `most` of both (one lstat of `start`, then names and kinds of each folder;
+ * an entry of no known kind is lstat'ed, never opened).
  */
-export function linksOut(start: string, root: string, most: number): string[] {
-  const found: string[] = [];
+export function reachOf(start: string, root: string, most: number): Reach {
+  const found: Reach = { outs: [], specials: [] };
   let info: Deno.FileInfo;
   try {
     info = Deno.lstatSync(start);
   } catch {
     return found; // gone
   }
-  if (info.isSymlink) return leadsOut(start, root) ? [start] : found;
+  if (info.isSymlink) {
+    if (leadsOut(start, root)) return { ...found, outs: [start] };
+    return isSpecial(() => Deno.statSync(start)) ? { ...found, specials: [start] } : found;
+  }
+  if (isSpecial(() => info)) return { ...found, specials: [start] };
   if (!info.isDirectory) return found;
   const stack = [start];
-  while (stack.length > 0 && found.length < most) {
+  while (stack.length > 0 && found.outs.length + found.specials.length < most) {
     const dir = stack.pop()!;
     for (const entry of listing(dir)) {
       const path = dir + sep + entry.name;
       if (entry.isDirectory) stack.push(path);
-      else if (entry.isSymlink && leadsOut(path, root)) found.push(path);
+      else if (entry.isSymlink) {
+        if (leadsOut(path, root)) found.outs.push(path);
+        else if (isSpecial(() => Deno.statSync(path))) found.specials.push(path); // its end
+      } else if (!entry.isFile && isSpecial(() => Deno.lstatSync(path))) found.specials.push(path);
     }
   }
   return found;
+}
+
+/**
+ * Whether the entry `stat` reads (an `lstat`, or a `stat` through a link) is a FIFO or a
+ * device file: what the runtime's watcher must never open (a FIFO blocks it, a device may
+ * act). `false` once gone.
+ */
+export function isSpecial(stat: () => Deno.FileInfo): boolean {
+  try {
+    const info = stat();
+    return !!(info.isFifo || info.isCharDevice || info.isBlockDevice);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -20,7 +20,13 @@ import {
   watchFailure,
   type WatchReport,
 } from "./watch_messages.ts";
-import { linksOut, planIdentity, planWatch, type WatchPlan } from "./watch_plan.ts";
+import {
+  planIdentity,
+  planWatch,
+  reachOf,
+  WATCH_FOLLOWS_LINKS,
+  type WatchPlan,
+} from "./watch_plan.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<WatchCommand>) => void) | null;
@@ -87,7 +93,7 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
     return;
   }
   cookies = new Cookies(command.cookies, command.queueLimit, sep);
-  scope.postMessage({ type: "ready", root, unwatched: watched.unwatched });
+  scope.postMessage({ type: "ready", root, unwatched: watched.unwatched, why: watched.why });
   for (const id of early.splice(0)) writeCookie(id);
   // The watch stays on the folders it started on: a root moved away (and made again), or a
   // part replaced or added, ends it.
@@ -123,15 +129,19 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
 
 /**
  * A link to a folder outside the root made or moved into a watched part, or a folder with
- * one: the runtime follows it the next time it walks that folder (at once for a folder moved
- * in), so the watch is planned again (said once).
+ * one, or with a FIFO or device file: the runtime follows the link the next time it walks
+ * that folder (at once for a folder moved in), and opens the FIFO when an event names it,
+ * so the watch is planned again (said once). (A FIFO made in a watched folder is opened
+ * by the runtime as it reports it: that stalls the watch, which its barrier's deadline ends.)
  */
 function lookForLinksOut(paths: readonly string[]): void {
   for (const path of paths) {
     if (plan === null || !path.startsWith(rootPath + sep)) continue;
-    if (linksOut(path, rootPath, 1).length === 0) continue;
+    const found = reachOf(path, rootPath, 1);
+    const outs = WATCH_FOLLOWS_LINKS ? found.outs.length : 0;
+    if (outs === 0 && found.specials.length === 0) continue;
     plan = null;
-    scope.postMessage({ type: "replan" });
+    scope.postMessage({ type: "replan", special: outs === 0 });
   }
 }
 
