@@ -190,3 +190,23 @@ Deno.test("fill on two cores: a long feed is taken in walk order, what the index
   assert.deepEqual(times, Array.from({ length: 20_000 }, (_, i) => i % 3 === 0 ? 1 : 2));
   assert.equal(fromDisk, 6_667); // only what the feed did not bring
 });
+
+Deno.test("fill on two cores: a change reported under a link inside the root concerns the real entry", async () => {
+  await using tree = await makeTree(SPEC);
+  // A JavaScript workspace: the runtime reports events under whichever path it walked last.
+  Deno.symlinkSync(tree.abs("c"), tree.abs("link-to-c"));
+  const fed = new FedFs(denoFs);
+  await helperFill(tree, fed);
+  for (let i = 0; i < 8; i++) { // every other one was fed: one of these was
+    await Deno.utime(tree.abs(`c/f${i}.txt`), new Date(T0 + DAY), new Date(T0 + DAY));
+  }
+  await Deno.writeTextFile(tree.abs("c/new.txt"), "new");
+  fed.changed([
+    ...Array.from({ length: 8 }, (_, i) => ({
+      kind: "modify",
+      paths: [tree.abs(`link-to-c/f${i}.txt`)],
+    })),
+    { kind: "create", paths: [tree.abs("link-to-c/new.txt")] },
+  ]);
+  assert.deepEqual(await fillOver(tree, fed), await everything(tree, denoFs));
+});

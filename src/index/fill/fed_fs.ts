@@ -10,8 +10,9 @@
  * after the index worker says go, and from then on every change the watch reports is
  * noted here. A listing or stat that a change noted since could concern (the entry or any
  * folder above it; for a listing, also an entry added to or removed from the folder) is
- * not taken; a change reported after it was taken makes the index forget it, as for a
- * read from disk. Links and containment are checked on disk as before: only listings and
+ * not taken (an event's path is also taken through links: the runtime may report it under
+ * a link inside the root); a change reported after it was taken makes the index forget it,
+ * as for a read from disk. Links and containment are checked on disk as before: only listings and
  * stats come from the feed, never a real path.
  *
  * @module
@@ -78,8 +79,28 @@ export class FedFs implements FsPort {
     if (changes === "all") return this.end();
     for (const change of changes) {
       for (const path of change.paths) {
-        this.#changed.add(path);
-        this.#touched.add(folderAbove(path));
+        for (const at of new Set([path, this.#real(path)])) {
+          this.#changed.add(at);
+          this.#touched.add(folderAbove(at));
+        }
+      }
+    }
+  }
+
+  /**
+   * The path of the entry an event named, its folder taken through links (the runtime
+   * reports a change under a link inside the root by whichever path it walked last, while
+   * the feed is keyed by real paths, issue 40); the nearest folder still there is used.
+   */
+  #real(path: string): string {
+    for (let dir = folderAbove(path), rest = path.slice(dir.length);;) {
+      try {
+        return this.#disk.realPath(dir) + rest;
+      } catch {
+        const above = folderAbove(dir);
+        if (above === dir) return path;
+        rest = dir.slice(above.length) + rest;
+        dir = above;
       }
     }
   }
