@@ -95,8 +95,8 @@ interface Reach {
 
 /**
  * The links to folders outside `root` at or below `start`, and the FIFOs and device files
- * there (and links to them), at most about `most` of both (one lstat of `start`, then names and kinds of each folder;
- * an entry of no known kind is lstat'ed, never opened).
+ * there (and links to them), at most about `most` of both: one lstat of `start`, then names
+ * and kinds of each folder; an entry of no known kind is lstat'ed, never opened.
  */
 export function reachOf(start: string, root: string, most: number): Reach {
   const found: Reach = { outs: [], specials: [] };
