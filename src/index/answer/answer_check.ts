@@ -3,7 +3,7 @@
  * given, every folder leading to one of its matches is checked on disk, from the root
  * down, not following links (one lstat each, each folder once per answer): it must still
  * be a real folder, and, where the index holds its listing, have the modification time
- * and device the listing was read at. A folder that fails (a link now, gone, another time:
+ * and device and inode the listing was read at. A folder that fails (a link now, gone, another time:
  * a change whose event the runtime dropped, or one that raced the answer; another device: a
  * file system mounted over it, which no event reports) is forgotten, so the
  * index learns it again, and the caller scans again.
@@ -17,7 +17,7 @@ import { folderOnDisk, type FolderStamp, stampChange } from "../cache/mod.ts";
 
 /** What the check needs of the index. */
 export interface FolderMemory {
-  /** A held folder listing's folder's time and device when read; `undefined` if none is held. */
+  /** A held listing's folder's time, device and inode when read; `undefined` if none is held. */
   folderStamp(abs: string): FolderStamp | undefined;
   /** Forgets a folder's listing and everything below it. */
   forgetFolder(abs: string): void;
@@ -82,7 +82,11 @@ export function checkFolders(
   return changed;
 }
 
-function changeOf(disk: FsPort, memory: FolderMemory, abs: string): string {
+function changeOf(
+  disk: FsPort,
+  memory: FolderMemory,
+  abs: string,
+): "gone" | ReturnType<typeof stampChange> {
   const now = folderOnDisk(disk, abs); // its parents were just found to be real folders
   if (now === null) return "gone";
   const held = memory.folderStamp(abs);

@@ -28,7 +28,7 @@ export interface IndexReport {
    */
   opened: boolean;
   /**
-   * A held folder was found on another device (a file system mounted over it, or
+   * A held folder was found on another device or inode (a file system mounted over it, or
    * unmounted): the runtime's watch does not reach into it, so the root's watch is set up
    * again.
    */

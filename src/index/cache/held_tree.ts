@@ -125,7 +125,7 @@ export class HeldTree {
     }
   }
 
-  /** The time and device a held folder listing was read at, or `undefined` when none is held. */
+  /** A held listing's folder's time, device and inode when read; `undefined` if none is held. */
   folderStamp(path: string): FolderStamp | undefined {
     const folder = this.tree.node(path, false);
     return this.tree.listed(folder) ? this.tree.stamp(folder) : undefined;
@@ -212,7 +212,7 @@ export class HeldTree {
     this.verified.clear();
   }
 
-  /** A real folder's time and device on disk (time unknown if it is not one, or unreadable). */
+  /** A real folder's time, device and inode on disk (unknown if it is not one, or unreadable). */
   protected stampOf(path: string): FolderStamp {
     return folderOnDisk(this.base, path) ?? { time: UNKNOWN_TIME, dev: 0, ino: 0 };
   }

@@ -24,7 +24,7 @@ export interface FedListing {
 
 /**
  * A stat as the feed brings it: times in epoch ms, `UNKNOWN_TIME` when not known; the device
- * (a folder's check compares them with the inode: a mount changes them).
+ * and inode (a folder's check compares them: a mount changes them).
  */
 export interface FedStat {
   kind: number;
