@@ -2,11 +2,11 @@
  * The answer-time check of the live index (contract §18): before an indexed answer is
  * given, every folder leading to one of its matches is checked on disk, from the root
  * down, not following links (one lstat each, each folder once per answer): it must still
- * be a real folder, and, where the index holds its listing, have the modification time
- * and device and inode the listing was read at. A folder that fails (a link now, gone, another time:
- * a change whose event the runtime dropped, or one that raced the answer; another device: a
- * file system mounted over it, which no event reports) is forgotten, so the
- * index learns it again, and the caller scans again.
+ * be a real folder, and, where the index holds its listing, have the modification time,
+ * device and inode the listing was read at. A folder that fails (a link now, gone, another
+ * time: a change whose event the runtime dropped, or one that raced the answer; another
+ * device or inode: a file system mounted over it, which no event reports) is forgotten, so
+ * the index learns it again, and the caller scans again.
  *
  * @module
  */
