@@ -5,7 +5,7 @@
  */
 import type { Clock } from "../ports/mod.ts";
 import type { HungRoots } from "../workers/mod.ts";
-import type { PrivateFolder } from "./watch/mod.ts";
+import type { PrivateFolder, ReadFromDisk } from "./watch/mod.ts";
 
 /** Where a root's index stands, for `fs.list_roots` and the logs. */
 export interface IndexStatus {
@@ -34,7 +34,7 @@ export interface IndexStatus {
    * reach", "FIFOs and devices"), and why: the links out and the FIFOs or device files
    * found on their way. Absent when the watch leaves none out.
    */
-  readFromDisk?: { folders: number; linksOut: number; specialFiles: number };
+  readFromDisk?: { folders: number } & ReadFromDisk;
   /**
    * What the index costs, as of its last answer (contract §4): the runtime watches it holds
    * (one per folder watched) and the bytes its worker holds (heap in use and columns).

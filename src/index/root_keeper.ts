@@ -171,7 +171,7 @@ export class RootKeeper {
     const request = fillRequest(root.where, this.#options.maxEntries, this.#options.maxDepth);
     const index = root.index ??= this.#startIndex(root);
     const toIndex = (ring: SharedArrayBuffer | null) =>
-      index.postMessage({ type: "feed", ring } satisfies IndexControl);
+      index.postMessage({ type: "feed", ring, root: root.where.realPath } satisfies IndexControl);
     const endFeed = startFeed(toIndex, request, {
       url: this.#options.fillWorkerUrl ?? WORKER_MODULES.fill,
       readPaths: this.#options.readPaths,

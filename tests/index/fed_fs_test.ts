@@ -51,7 +51,7 @@ function countingDisk(): FsPort & { stats: number; listings: number } {
 /** Runs the real fill helper over `tree` to its end, feeding `fed`. */
 async function helperFill(tree: TempTree, fed: FedFs): Promise<void> {
   const ring = newFeedRing(1 << 22); // room for the whole feed: the helper never waits
-  fed.feed(ring);
+  fed.feed(ring, tree.root);
   const helper = spawnSandboxed(WORKER_MODULES.fill, [tree.root]);
   try {
     helper.postMessage({ type: "feed", ring });
@@ -176,7 +176,7 @@ Deno.test("fill on two cores: a long feed is taken in walk order, what the index
     ...denoFs,
     lstat: () => (fromDisk++, reusedInfo(FILE, 0, 1, 0)), // the disk: time 1
   });
-  fed.feed(ring);
+  fed.feed(ring, "/r");
   const writer = new RecordWriter(new FeedWriter(ring));
   const path = (i: number) => `/r/${String(i).padStart(6, "0")}`;
   const info = { isFile: true, isDirectory: false, isSymlink: false, size: 0 };

@@ -13,7 +13,7 @@
 import type { ScanOutcome } from "../../walk/mod.ts";
 import type { FsPort } from "../../ports/mod.ts";
 import { absoluteOf, ancestors } from "../../security/mod.ts";
-import { folderOnDisk, type FolderStamp, stampChange } from "../cache/mod.ts";
+import { folderChange, type FolderStamp } from "../cache/mod.ts";
 
 /** What the check needs of the index. */
 export interface FolderMemory {
@@ -73,22 +73,12 @@ export function checkFolders(
     // Below a changed folder, nothing is looked at: it is learned again with it.
     if (changed.some((c) => c === "" || folder.startsWith(c + "/"))) continue;
     const abs = absoluteOf(rootReal, folder);
-    const change = changeOf(disk, memory, abs);
+    // Its parents were just found to be real folders.
+    const change = folderChange(disk, abs, memory.folderStamp(abs));
     if (change === "same") continue;
     changed.push(folder);
     if (change === "device") memory.forgetMounted(abs);
     else memory.forgetFolder(abs);
   }
   return changed;
-}
-
-function changeOf(
-  disk: FsPort,
-  memory: FolderMemory,
-  abs: string,
-): "gone" | ReturnType<typeof stampChange> {
-  const now = folderOnDisk(disk, abs); // its parents were just found to be real folders
-  if (now === null) return "gone";
-  const held = memory.folderStamp(abs);
-  return held === undefined ? "same" : stampChange(now, held);
 }

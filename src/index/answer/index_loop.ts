@@ -159,7 +159,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       bounds = message.journal ?? bounds;
       checkShare = message.checkShare ?? checkShare;
     } else if (message.type === "feed") {
-      if (message.ring) fed.feed(message.ring);
+      if (message.ring) fed.feed(message.ring, message.root);
       else fed.end();
     } else if (message.type === "journal") {
       journal?.begin(Math.min(message.at, clock.now()));

@@ -59,10 +59,10 @@ export type IndexControl =
     checkShare?: number;
   }
   /**
-   * Take what a fill helper writes into `ring` while the fill runs (fed_fs.ts); `null`:
-   * the fill is over.
+   * Take what a fill helper writes into `ring` while the fill of `root` (its real path)
+   * runs (fed_fs.ts); `null`: the fill is over.
    */
-  | { type: "feed"; ring: SharedArrayBuffer | null }
+  | { type: "feed"; ring: SharedArrayBuffer | null; root: string }
   /** Forget what these changes name; `rescan`: forget everything. */
   | { type: "changes"; changes: Change[]; rescan: boolean }
   /** The index became ready at `at` (epoch ms): its journal answers from then on (§24). */

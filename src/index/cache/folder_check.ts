@@ -39,10 +39,18 @@ export function folderOnDisk(disk: FsPort, abs: string): FolderStamp | null {
 }
 
 /**
- * How a folder's stamp on disk compares with the one held: the same, another time, or
- * another folder there (another device or inode: a mount, or a folder made anew).
+ * How folder `abs` on disk compares with the stamp held of it: not a real folder now
+ * (`gone`), the same, another time, or another folder there (another device or inode: a
+ * mount, or a folder made anew). With no stamp held, only whether it is a real folder.
  */
-export function stampChange(now: FolderStamp, held: FolderStamp): "same" | "time" | "device" {
+export function folderChange(
+  disk: FsPort,
+  abs: string,
+  held: FolderStamp | undefined,
+): "gone" | "same" | "time" | "device" {
+  const now = folderOnDisk(disk, abs);
+  if (now === null) return "gone";
+  if (held === undefined) return "same";
   if (now.dev !== held.dev || now.ino !== held.ino) return "device";
   return now.time === held.time ? "same" : "time";
 }

@@ -16,7 +16,7 @@
  */
 import type { FsPort } from "../../ports/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import { folderOnDisk, type FolderStamp, stampChange } from "./folder_check.ts";
+import { folderChange, folderOnDisk, type FolderStamp } from "./folder_check.ts";
 import { HeldView } from "./held_view.ts";
 import type { HeldTreeOptions, Overflow } from "./held_tree_options.ts";
 import { realFolder } from "./real_folder.ts";
@@ -196,8 +196,7 @@ export class HeldTree {
   recheck(folder: number): boolean {
     if (!this.tree.listed(folder)) return false;
     const abs = this.tree.pathOf(folder);
-    const now = folderOnDisk(this.base, abs);
-    const change = now === null ? "gone" : stampChange(now, this.tree.stamp(folder));
+    const change = folderChange(this.base, abs, this.tree.stamp(folder));
     if (change === "same") return true;
     this.unseen?.(abs);
     this.changed();

@@ -9,7 +9,7 @@
  * @module
  */
 export { type Dropped, focusOf, mayDiffer, narrowToCursor, narrowToWorst } from "./focus.ts";
-export { folderOnDisk, type FolderStamp, stampChange } from "./folder_check.ts";
+export { folderChange, type FolderStamp } from "./folder_check.ts";
 export { ANSWER_SWEEP_FOLDERS, FolderSweep } from "./folder_sweep.ts";
 export { BackgroundCheck, CHECK_CORE_SHARE } from "./background_check.ts";
 export { type HeldImage, HeldView } from "./held_view.ts";

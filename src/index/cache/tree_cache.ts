@@ -18,7 +18,7 @@ import { DIR, entriesOf, infoOf, kindOf, recordInfo, UNKNOWN_TIME } from "../sto
 import { hostRules } from "../../security/mod.ts";
 import { allOutside, type Dropped, type Focus, outside } from "./focus.ts";
 import { HeldTree } from "./held_tree.ts";
-import { type FolderStamp, stampChange, stampOf } from "./folder_check.ts";
+import { folderChange, type FolderStamp, stampOf } from "./folder_check.ts";
 
 /** The stamp of a listing read where nothing is kept. */
 const UNKNOWN_STAMP: FolderStamp = { time: UNKNOWN_TIME, dev: 0, ino: 0 };
@@ -245,7 +245,7 @@ export class TreeCache extends HeldTree implements FsPort {
     let same = false;
     try {
       same = this.base.realPath(abs) === abs &&
-        stampChange(this.stampOf(abs), this.tree.stamp(folder)) === "same";
+        folderChange(this.base, abs, this.tree.stamp(folder)) === "same";
     } catch { /* gone or unreadable: not the same */ }
     if (same) this.verified.add(folder);
     else {

@@ -19,6 +19,7 @@
  */
 import type { FsPort } from "../../ports/mod.ts";
 import { folderAbove, hostRules } from "../../security/mod.ts";
+import { realFolder } from "../cache/mod.ts";
 import type { Change } from "../watch/mod.ts";
 import { FeedReader } from "./feed_ring.ts";
 import { type FedListing, type FedStat, readRecords } from "./feed_records.ts";
@@ -48,14 +49,17 @@ export class FedFs implements FsPort {
   readonly #changed = new Set<string>();
   /** Folders an entry came into, left or changed in since: their listing and own stat. */
   readonly #touched = new Set<string>();
+  /** The real path of the root being filled. */
+  #root = "";
 
   constructor(disk: FsPort) {
     this.#disk = disk;
   }
 
-  /** Starts taking what the helper writes into `ring`, and lets it start. */
-  feed(ring: SharedArrayBuffer): void {
+  /** Starts taking what the helper writes into `ring` (a fill of `root`), and lets it start. */
+  feed(ring: SharedArrayBuffer, root: string): void {
     this.end();
+    this.#root = root;
     this.#reader = new FeedReader(ring);
     this.#reader.go();
   }
@@ -79,30 +83,20 @@ export class FedFs implements FsPort {
     if (changes === "all") return this.end();
     for (const change of changes) {
       for (const path of change.paths) {
-        for (const at of new Set([path, this.#real(path)])) {
-          this.#changed.add(at);
-          this.#touched.add(folderAbove(at));
-        }
+        this.#note(path);
+        // The runtime reports a change under a link inside the root by whichever path it
+        // walked last, while the feed is keyed by real paths (issue 40).
+        const dir = folderAbove(path);
+        const real = realFolder(this.#disk, this.#root, dir);
+        if (real !== null && real !== dir) this.#note(real + path.slice(dir.length));
       }
     }
   }
 
-  /**
-   * The path of the entry an event named, its folder taken through links (the runtime
-   * reports a change under a link inside the root by whichever path it walked last, while
-   * the feed is keyed by real paths, issue 40); the nearest folder still there is used.
-   */
-  #real(path: string): string {
-    for (let dir = folderAbove(path), rest = path.slice(dir.length);;) {
-      try {
-        return this.#disk.realPath(dir) + rest;
-      } catch {
-        const above = folderAbove(dir);
-        if (above === dir) return path;
-        rest = dir.slice(above.length) + rest;
-        dir = above;
-      }
-    }
+  /** Nothing at or below `path` is taken, nor its folder's listing and own stat. */
+  #note(path: string): void {
+    this.#changed.add(path);
+    this.#touched.add(folderAbove(path));
   }
 
   readDir(path: string): Iterable<Deno.DirEntry> {

@@ -3,7 +3,7 @@
  * fill's request, the fill helper that walks the other share on the second core, the ring
  * and records it writes, and the fed disk the index worker reads them through.
  *
- * May import: index/store, index/watch, walk, workers, query, security, ports, config.ts.
+ * May import: index/store, index/cache, index/watch, walk, workers, query, security, ports, config.ts.
  *
  * @module
  */

@@ -7,17 +7,11 @@
  * @module
  */
 import { spawnSandboxed } from "../../workers/mod.ts";
-import type { Change, WatchCommand, WatchReport } from "./watch_messages.ts";
+import type { Change, ReadFromDisk, WatchCommand, WatchReport } from "./watch_messages.ts";
 import { settledWithin } from "../scan_turns.ts";
 
-/** Why folders are left unwatched: the links out and the FIFOs or device files found. */
-export interface ReadFromDisk {
-  linksOut: number;
-  specialFiles: number;
-}
-
 /** Why a watch is planned again: a link out appeared. */
-export const LINK_REPLAN = "a link to a folder outside it appeared; its watch is planned again";
+const LINK_REPLAN = "a link to a folder outside it appeared; its watch is planned again";
 /** Why a watch is planned again: a FIFO or device file appeared where the watch would open it. */
 export const SPECIAL_REPLAN =
   "a FIFO or device file appeared in a watched folder; its watch is planned again without that folder";

@@ -23,6 +23,12 @@ export type WatchCommand =
    */
   | { type: "barrier"; id: number };
 
+/** Why folders are left unwatched: the links out and the FIFOs or device files found. */
+export interface ReadFromDisk {
+  linksOut: number;
+  specialFiles: number;
+}
+
 /** Watch worker to server. */
 export type WatchReport =
   /**
@@ -35,7 +41,7 @@ export type WatchReport =
     type: "ready";
     root: string | null;
     unwatched?: string[];
-    why?: { linksOut: number; specialFiles: number };
+    why?: ReadFromDisk;
   }
   /**
    * The watch could not be set up (e.g. the system's watch limit); `reason` has no path;

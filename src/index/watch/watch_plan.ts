@@ -20,7 +20,7 @@
 import { folderAbove, hostRules, isWithin } from "../../security/mod.ts";
 
 const sep = hostRules.sep;
-import { folderIdentity } from "./watch_messages.ts";
+import { folderIdentity, type ReadFromDisk } from "./watch_messages.ts";
 
 /** The most folders watched whole in parts (the runtime compares each event with each). */
 export const MOST_PARTS = 256;
@@ -37,7 +37,7 @@ export interface WatchPlan {
    */
   unwatched: string[];
   /** Why: the links out and the FIFOs and device files found. */
-  why: { linksOut: number; specialFiles: number };
+  why: ReadFromDisk;
 }
 
 /** A plan, or why the root cannot be watched without reaching outside it. */
