@@ -135,12 +135,12 @@ export class RootKeeper {
           : { folders: unwatched.length, ...why };
         void this.#build(root);
       },
-      changes: (changes, rescan) => {
-        root.index?.postMessage({ type: "changes", changes, rescan } satisfies IndexControl);
+      changes: (changes, rescan, lag) => {
+        const message: IndexControl = { type: "changes", changes, rescan, ...lag };
+        root.index?.postMessage(message);
         this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
         if (!rescan) return;
-        // Events may have been lost: calls walk until every entry is learned again (said
-        // once per loss, however many flags one burst raises).
+        // Events may have been lost: calls walk until all is learned again (said once per loss).
         const building = root.status.state === "building";
         if (building ? root.rebuild : root.status.state !== "ready") return;
         this.#options.log("warning", rebuildLine(root.number));

@@ -85,3 +85,31 @@ export function cpuHogs(n = 2): AsyncDisposable {
     },
   };
 }
+
+/**
+ * Processes that write small files in `folder` as fast as they can until disposed (once),
+ * so that the runtime's watcher always has more events to read.
+ */
+export function busyWriters(folder: string, n = 2): AsyncDisposable {
+  const writers = Array.from({ length: n }, (_, w) =>
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `for (let i = 0;; i++) Deno.writeTextFileSync(${
+          JSON.stringify(folder)
+        } + "/w${w}-" + (i % 20), "x");`,
+      ],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn());
+  let stopped = false;
+  return {
+    [Symbol.asyncDispose]: async () => {
+      if (stopped) return;
+      stopped = true;
+      for (const writer of writers) writer.kill("SIGKILL");
+      await Promise.all(writers.map((w) => w.status));
+    },
+  };
+}

@@ -28,6 +28,7 @@ import {
   type Dropped,
   focusOf,
   FolderSweep,
+  LaggingFolders,
   mayDiffer,
   narrowToCursor,
   narrowToWorst,
@@ -103,6 +104,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   let background: BackgroundCheck | undefined;
   let checkShare = CHECK_CORE_SHARE;
   const fed = new FedFs(base); // what the index reads from disk, fed while a fill runs
+  /** Folders made or moved in that the runtime's watcher may not reach yet. */
+  const lagging = new LaggingFolders();
   /** Made with the held tree, begun once the root is ready (contract §24). */
   let journal: RootJournal | null = null;
   let bounds: JournalBounds = { maxSteps: Infinity, maxAgeMs: Infinity };
@@ -150,12 +153,13 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         (request, plan, onProgress, checkpoint) => {
           sweep.step(index, { folders: ANSWER_SWEEP_FOLDERS });
           const budget = { checkpoint, countBudget };
-          return checkedScan(index, base, tools, request, plan, onProgress, budget);
+          return checkedScan(index, base, tools, request, plan, onProgress, budget, lagging);
         },
       );
     } else if (message.type === "record") {
       maxEntries = message.maxEntries;
       unwatched = message.unwatched;
+      lagging.clear(); // a new watch: its waves start again
       bounds = message.journal ?? bounds;
       checkShare = message.checkShare ?? checkShare;
     } else if (message.type === "feed") {
@@ -174,6 +178,12 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       fed.changed(message.changes);
       if (journal) journal.apply(message.changes);
       else cache?.apply(message.changes);
+      const { behind, caughtUp } = message;
+      if (behind) lagging.add(behind.folders, behind.wave);
+      // Read from disk while behind; forgotten once more now: that read may predate the watch.
+      const caught = caughtUp ? lagging.caughtUp(caughtUp) : [];
+      if (journal) journal.caughtUp(caught);
+      else for (const folder of caught) cache?.forgetFolder(folder);
     }
   };
 }
@@ -190,6 +200,7 @@ async function checkedScan(
   plan: ScanPlan,
   onProgress: (progress: ScanProgress) => void,
   { checkpoint, countBudget }: { checkpoint: () => boolean; countBudget: number },
+  lagging: LaggingFolders,
 ): Promise<ScanOutcome> {
   const started = tools.clock.now();
   let focus = focusOf(request);
@@ -199,7 +210,7 @@ async function checkedScan(
   for (let attempt = 1;; attempt++) {
     const timed = withTimeSpent(request, tools.clock.now() - started);
     index.focus(focus);
-    index.begin();
+    index.begin(lagging.folders());
     let outcome: ScanOutcome;
     let dropped: Dropped;
     try {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Change } from "../watch/mod.ts";
+import type { Change, LagNews } from "../watch/mod.ts";
 import type { JournalAnswer, JournalBounds, JournalQuery } from "../journal/mod.ts";
 
 /** An index worker's report on its index, sent with each answer (contract §18). */
@@ -63,8 +63,11 @@ export type IndexControl =
    * runs (fed_fs.ts); `null`: the fill is over.
    */
   | { type: "feed"; ring: SharedArrayBuffer | null; root: string }
-  /** Forget what these changes name; `rescan`: forget everything. */
-  | { type: "changes"; changes: Change[]; rescan: boolean }
+  /**
+   * Forget what these changes name; `rescan`: forget everything; and the folders the
+   * runtime's watcher may not reach yet, read from disk until it does (watch_lag.ts).
+   */
+  | ({ type: "changes"; changes: Change[]; rescan: boolean } & LagNews)
   /** The index became ready at `at` (epoch ms): its journal answers from then on (§24). */
   | { type: "journal"; at: number }
   /** A changes call's question to the journal (answered by a {@linkcode JournalReply}). */

@@ -13,5 +13,6 @@ export { folderChange, type FolderStamp } from "./folder_check.ts";
 export { ANSWER_SWEEP_FOLDERS, FolderSweep } from "./folder_sweep.ts";
 export { BackgroundCheck, CHECK_CORE_SHARE } from "./background_check.ts";
 export { type HeldImage, HeldView } from "./held_view.ts";
+export { LaggingFolders } from "./lagging_folders.ts";
 export { realFolder } from "./real_folder.ts";
 export { TreeCache } from "./tree_cache.ts";

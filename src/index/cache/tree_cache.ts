@@ -60,10 +60,11 @@ export class TreeCache extends HeldTree implements FsPort {
 
   /**
    * Opens a scan: the held folders it reads from disk through are checked again, and the
-   * folders the watch leaves out are read from disk again.
+   * folders the watch leaves out, and those `behind` it (lagging_folders.ts), read again.
    */
-  begin(): void {
+  begin(behind: Iterable<string> = []): void {
     for (const dir of this.unwatched) this.forgetListing(dir);
+    for (const dir of behind) this.forgetFolder(dir);
     this.verified.clear();
     this.#unsettled = false;
   }

@@ -13,7 +13,7 @@ import type { TreeCache } from "../cache/mod.ts";
 import { DIR } from "../store/mod.ts";
 import type { Change } from "../watch/mod.ts";
 import { batchTouches, readBelow } from "./batch.ts";
-import { type Image, lstatImage } from "./image.ts";
+import { type Image, lstatImage, sameImage } from "./image.ts";
 import { Journal, type Touch } from "./journal.ts";
 import { askJournal, type JournalAnswer, type JournalQuery } from "./journal_query.ts";
 import { Known } from "./known.ts";
@@ -124,6 +124,19 @@ export class RootJournal {
   }
 
   /**
+   * The runtime's watcher now watches `folders` (absolute), made or moved in while it was
+   * behind (watch_lag.ts): what changed in them before raised no event. The held tree
+   * forgets them (what it read of them may predate their watch; the journal keeps what it
+   * held), and the next question reads them again, each entry compared with what is known.
+   */
+  caughtUp(folders: readonly string[]): void {
+    for (const folder of folders) {
+      this.#cache.forgetFolder(folder);
+      if (this.#appeared.size < APPEARED_MOST) this.#appeared.add(folder);
+    }
+  }
+
+  /**
    * The held tree is about to forget an entry, or a folder with what is below it, with no
    * event the journal took: the journal keeps what they are, so as to know them when they
    * change (a drop past {@linkcode REMEMBER_MOST} entries starts the journal anew).
@@ -170,11 +183,12 @@ export class RootJournal {
 
   /**
    * The runtime watches a folder that appeared only after it has passed on the event that
-   * made it: what was put in it meanwhile raised no event. Once a question has passed the
-   * barrier, every such watch is in place, so each folder that appeared is read again:
-   * what it holds that the journal does not know was made in it, and what the journal
-   * thought it held and is not there went. Each folder whose listing events changed is
-   * listed again too, for what went from it unsaid.
+   * made it (once the run of events it read it in ends: watch_lag.ts): what was put in it
+   * meanwhile raised no event. So each folder that appeared is read again before the next
+   * question, and again once the watcher caught up with it ({@linkcode caughtUp}): what it
+   * holds that the journal does not know was made in it, what the journal knows otherwise
+   * changed, and what the journal thought it held and is not there went. Each folder whose
+   * listing events changed is listed again too, for what went from it unsaid.
    */
   #settle(): void {
     if (this.#appeared.size === 0 && this.#listed.size === 0) return;
@@ -212,12 +226,14 @@ export class RootJournal {
     this.#listed.clear();
     for (const folder of this.#appeared) {
       const there = new Set(readBelow(this.#disk, folder));
+      // What it holds that the journal does not know, or knows otherwise (a change in a
+      // folder the watcher did not reach yet).
       for (const path of there) {
-        if (known.image(path) !== null) continue;
+        const before = known.image(path);
+        if (before === "unknown") continue;
         const after = lstatImage(lstat, path);
-        if (after !== null) {
-          touches.push({ path: known.rel(path), before: null, after, written: false });
-        }
+        if (after === null || (before !== null && sameImage(before, after))) continue;
+        touches.push({ path: known.rel(path), before, after, written: false });
       }
       // And what it was thought to hold, moved or removed before the watch could say so.
       for (const path of known.below(folder)) {

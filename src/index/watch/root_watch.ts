@@ -7,7 +7,7 @@
  * @module
  */
 import { spawnSandboxed } from "../../workers/mod.ts";
-import type { Change, ReadFromDisk, WatchCommand, WatchReport } from "./watch_messages.ts";
+import type { Change, LagNews, ReadFromDisk, WatchCommand, WatchReport } from "./watch_messages.ts";
 import { settledWithin } from "../scan_turns.ts";
 
 /** Why a watch is planned again: a link out appeared. */
@@ -23,8 +23,11 @@ export interface WatchEvents {
    * folders (read from disk by every scan), left so for `why`.
    */
   ready(unwatched: readonly string[], why: ReadFromDisk): void;
-  /** Changes, in the order they happened; `rescan`: some were lost, start over. */
-  changes(changes: Change[], rescan: boolean): void;
+  /**
+   * Changes, in the order they happened; `rescan`: some were lost, start over; `lag`: the
+   * folders the runtime's watcher may not reach yet, and those it now does (watch_lag.ts).
+   */
+  changes(changes: Change[], rescan: boolean, lag: LagNews): void;
   /**
    * The watch cannot go on (`reason` has no path); `retry`: it may work later (`soon`: a
    * barrier that did not pass, tried again at once).
@@ -72,8 +75,10 @@ export class RootWatch {
       } else if (report.type === "moved") this.#rootMoved();
       else if (report.type === "replan") {
         events.lost(report.special ? SPECIAL_REPLAN : LINK_REPLAN, "soon");
-      } else if (report.type === "changes") events.changes(report.changes, report.rescan);
-      else if (report.type === "passed") {
+      } else if (report.type === "changes") {
+        const { behind, caughtUp } = report;
+        events.changes(report.changes, report.rescan, { behind, caughtUp });
+      } else if (report.type === "passed") {
         const same = report.root !== null && report.root === this.#root;
         this.#waiting.get(report.id)?.(same);
         this.#waiting.delete(report.id);

@@ -23,6 +23,16 @@ export type WatchCommand =
    */
   | { type: "barrier"; id: number };
 
+/**
+ * Folders made or moved in that the runtime's watcher may not reach yet (`behind`: their
+ * wave), and the wave it has now caught up with (`caughtUp`: that one and every earlier
+ * one), in the order of the changes they come with (watch_lag.ts).
+ */
+export interface LagNews {
+  behind?: { wave: number; folders: string[] };
+  caughtUp?: number;
+}
+
 /** Why folders are left unwatched: the links out and the FIFOs or device files found. */
 export interface ReadFromDisk {
   linksOut: number;
@@ -48,7 +58,7 @@ export type WatchReport =
    * `retry`: it may work later.
    */
   | { type: "failed"; reason: string; retry?: boolean }
-  | { type: "changes"; changes: Change[]; rescan: boolean }
+  | ({ type: "changes"; changes: Change[]; rescan: boolean } & LagNews)
   /** The watcher broke after it was ready: changes may have been lost. */
   | { type: "error"; reason: string }
   /**

@@ -14,8 +14,10 @@
  * @module
  */
 import { Cookies } from "./cookies.ts";
+import { WatchLag } from "./watch_lag.ts";
 import {
   type Change,
+  folderIdentity,
   type WatchCommand,
   watchFailure,
   type WatchReport,
@@ -35,7 +37,12 @@ const scope = self as unknown as {
 
 let pending: Change[] = [];
 let rescan = false;
+/** Folders made or moved in, not yet known to be watched (watch_lag.ts): wave and paths. */
+let behind: { wave: number; folders: string[] } | null = null;
+/** The last wave the runtime's watcher caught up with, not yet sent. */
+let caughtUp: number | null = null;
 let cookies: Cookies | null = null;
+let lag: WatchLag | null = null;
 let plan: WatchPlan | null = null;
 let rootPath = "";
 const sep = Deno.build.os === "windows" ? "\\" : "/";
@@ -48,10 +55,23 @@ const ROOT_CHECK_MS = 5000;
 const early: number[] = [];
 
 function send(): void {
-  if (pending.length === 0 && !rescan) return;
-  scope.postMessage({ type: "changes", changes: pending, rescan });
+  if (pending.length === 0 && !rescan && behind === null && caughtUp === null) return;
+  const lagNews = { ...(behind ? { behind } : {}), ...(caughtUp ? { caughtUp } : {}) };
+  scope.postMessage({ type: "changes", changes: pending, rescan, ...lagNews });
   pending = [];
   rescan = false;
+  behind = null;
+  caughtUp = null;
+}
+
+/** The real folders among a made or renamed entry's paths are behind the watcher. */
+function noteBehind(paths: readonly string[]): void {
+  for (const path of paths) {
+    if (!path.startsWith(rootPath + sep) || folderIdentity(path) === null) continue;
+    const wave = lag!.behind();
+    behind ??= { wave, folders: [] };
+    behind.folders.push(path);
+  }
 }
 
 /** Writes a cookie for `barrier` (or a fence); a cookie that cannot be written ends the watch. */
@@ -93,6 +113,13 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
     return;
   }
   cookies = new Cookies(command.cookies, command.queueLimit, sep);
+  lag = new WatchLag(command.cookies, sep, (err) => {
+    send();
+    scope.postMessage({
+      type: "error",
+      reason: `its probe could not be written (${watchFailure(err)})`,
+    });
+  });
   scope.postMessage({ type: "ready", root, unwatched: watched.unwatched, why: watched.why });
   for (const id of early.splice(0)) writeCookie(id);
   // The watch stays on the folders it started on: a root moved away (and made again), or a
@@ -108,10 +135,19 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
       const read = cookies.read(event.paths);
       if (read.overflowed) rescan = true;
       if (read.back !== null) removeCookie(read.back);
+      const lagRead = lag.read(event.paths);
+      if (lagRead.closed) send(); // the folders behind so far are one wave
+      if (lagRead.caughtUp !== null) {
+        caughtUp = lagRead.caughtUp;
+        send();
+      }
       if (!read.cookie && event.flag !== "rescan") {
         pending.push({ kind: event.kind, paths: event.paths });
         if (pending.length === 1) setTimeout(send, 0); // one batch per turn of the loop
-        if (event.kind === "create" || event.kind === "rename") lookForLinksOut(event.paths);
+        if (event.kind === "create" || event.kind === "rename") {
+          lookForLinksOut(event.paths);
+          noteBehind(event.paths);
+        }
       }
       if (rescan && pending.length === 0) setTimeout(send, 0);
       if (read.passed.length > 0) {
