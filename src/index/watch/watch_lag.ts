@@ -1,6 +1,6 @@
 /**
  * When the runtime's watcher has caught up with the folders made or moved into a root
- * (contract §18, "What no event reports"; issue 40). On Linux the runtime's `notify` backend
+ * (contract §18, "What no event reports yet"; issue 40). On Linux the runtime's `notify` backend
  * reads the kernel's events in one run for as long as more keep coming, and adds the
  * watches of the folders made or moved in during the run only when it ends; until then a
  * change inside such a folder has no event (nothing watches it yet), and a moved folder's
@@ -20,7 +20,7 @@
  * @module
  */
 
-/** The name of a probe's folder in the private folder, before its wave's number. */
+/** The name of a probe's folder in the private folder, before its wave and attempt. */
 export const PROBE_PREFIX = "caught-up-";
 /** The waits between writes in the anchor, in ms, the last one repeated. */
 const WAITS_MS = [2, 5, 10, 20, 50, 100, 200];

@@ -64,13 +64,23 @@ function send(): void {
   caughtUp = null;
 }
 
-/** The real folders among a made or renamed entry's paths are behind the watcher. */
+/**
+ * The real folders among a made or renamed entry's paths are behind the watcher, by their
+ * real paths (the runtime may name one through a link inside the root; the index holds
+ * real paths).
+ */
 function noteBehind(paths: readonly string[]): void {
   for (const path of paths) {
-    if (!path.startsWith(rootPath + sep) || folderIdentity(path) === null) continue;
+    let real: string;
+    try {
+      real = Deno.realPathSync(path);
+    } catch {
+      continue; // gone already
+    }
+    if (!real.startsWith(rootPath + sep) || folderIdentity(real) === null) continue;
     const wave = lag!.behind();
     behind ??= { wave, folders: [] };
-    behind.folders.push(path);
+    behind.folders.push(real);
   }
 }
 
