@@ -52,9 +52,18 @@ export async function indexedServer(
     matches,
     same: async (args) => {
       const before = (await info()).answers;
-      const got = await matches(args);
+      const got = (await conn.search(args)).structuredContent as unknown as SearchOutput;
       const after = await info();
-      assert.deepEqual(got, (await fresh.search(args)).matches, JSON.stringify(args));
+      const walk = (await fresh.search(args)).matches;
+      // The server cuts a page for the client's size; the in-process walk here does not.
+      assert.ok(
+        got.nextCursor === null || got.matches.length >= walk.length,
+        `${
+          JSON.stringify(args)
+        }: the server's page was cut (${got.matches.length} of ${walk.length}` +
+          " matches, more to come): too large to compare here, or entries missing",
+      );
+      assert.deepEqual(got.matches, walk, JSON.stringify(args));
       if (!before || !after.answers) return "a server that does not say who answered";
       if (after.answers.index > before.index) return "index";
       return after.lastWalk ?? "a walk";
