@@ -77,22 +77,7 @@ export async function indexedServer(
  * that the watcher's thread and the server compete for them as on a loaded machine.
  */
 export function cpuHogs(n = 2): AsyncDisposable {
-  const hogs = Array.from({ length: n }, () =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["eval", "for (;;) {}"],
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn());
-  let stopped = false;
-  return {
-    [Symbol.asyncDispose]: async () => {
-      if (stopped) return;
-      stopped = true;
-      for (const hog of hogs) hog.kill("SIGKILL");
-      await Promise.all(hogs.map((h) => h.status));
-    },
-  };
+  return untilDisposed(Array.from({ length: n }, () => "for (;;) {}"));
 }
 
 /**
@@ -100,25 +85,32 @@ export function cpuHogs(n = 2): AsyncDisposable {
  * so that the runtime's watcher always has more events to read.
  */
 export function busyWriters(folder: string, n = 2): AsyncDisposable {
-  const writers = Array.from({ length: n }, (_, w) =>
+  const at = JSON.stringify(folder);
+  return untilDisposed(
+    Array.from(
+      { length: n },
+      (_, w) => `for (let i = 0;; i++) Deno.writeTextFileSync(${at} + "/w${w}-" + (i % 20), "x");`,
+    ),
+  );
+}
+
+/** One process per script, each run until disposed (once; again does nothing). */
+function untilDisposed(scripts: string[]): AsyncDisposable {
+  const children = scripts.map((script) =>
     new Deno.Command(Deno.execPath(), {
-      args: [
-        "eval",
-        `for (let i = 0;; i++) Deno.writeTextFileSync(${
-          JSON.stringify(folder)
-        } + "/w${w}-" + (i % 20), "x");`,
-      ],
+      args: ["eval", script],
       stdin: "null",
       stdout: "null",
       stderr: "null",
-    }).spawn());
+    }).spawn()
+  );
   let stopped = false;
   return {
     [Symbol.asyncDispose]: async () => {
       if (stopped) return;
       stopped = true;
-      for (const writer of writers) writer.kill("SIGKILL");
-      await Promise.all(writers.map((w) => w.status));
+      for (const child of children) child.kill("SIGKILL");
+      await Promise.all(children.map((c) => c.status));
     },
   };
 }

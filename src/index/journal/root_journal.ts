@@ -104,12 +104,7 @@ export class RootJournal {
         this.#applying = false;
       }
     };
-    const appeared = (abs: string) => {
-      this.#appeared.add(abs);
-      if (this.#appeared.size > APPEARED_MOST) {
-        this.#appeared.delete(this.#appeared.values().next().value!);
-      }
-    };
+    const appeared = (abs: string) => this.#appear(abs);
     const touches = batchTouches(changes, this.#known(), this.#disk, cache.root, apply, appeared);
     for (const t of touches) {
       if (this.#listed.size >= APPEARED_MOST) break;
@@ -132,7 +127,15 @@ export class RootJournal {
   caughtUp(folders: readonly string[]): void {
     for (const folder of folders) {
       this.#cache.forgetFolder(folder);
-      if (this.#appeared.size < APPEARED_MOST) this.#appeared.add(folder);
+      this.#appear(folder);
+    }
+  }
+
+  /** A folder to read again before the next question (the oldest let go past the bound). */
+  #appear(abs: string): void {
+    this.#appeared.add(abs);
+    if (this.#appeared.size > APPEARED_MOST) {
+      this.#appeared.delete(this.#appeared.values().next().value!);
     }
   }
 
