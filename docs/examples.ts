@@ -8,6 +8,7 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { ALLOW_ENV, ALLOW_WRITE, V8_FLAGS } from "../src/runtime_flags.ts";
+import { rootTag } from "../src/changes/clock.ts";
 
 /** The folder the examples search; always the same, so cursors come out the same. */
 export const EXAMPLE_ROOT = path.join(
@@ -199,7 +200,8 @@ export const EXAMPLES: Example[] = [
     text:
       "A clock from another run of the server (it restarted), or one too old for the journal, cannot say what was removed: the answer is a fresh instance, says why, and lists what times alone can tell.",
     request: call(14, "fs.changes_since", {
-      since: "fts1.00000000abcd.1.1.0.miz8t1c0",
+      // This root's clock, from a run of the server that is over.
+      since: `fts2.00000000abcd.${rootTag(EXAMPLE_ROOT)}.1.1.miz8t1c0`,
       path: "notes",
     }),
   },

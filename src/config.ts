@@ -64,7 +64,7 @@ export type IndexMode = "on" | "lazy" | "off";
 export const DEFAULT_INDEX_MAX_ENTRIES = 2_000_000;
 
 /** The defaults of `CHANGES_MAX_ENTRIES` and `CHANGES_MAX_AGE` (contract §24). */
-export const DEFAULT_CHANGES = Object.freeze({ maxEntries: 200_000, maxAgeMs: 86_400_000 });
+export const DEFAULT_CHANGES = Object.freeze({ maxEntries: 1_000_000, maxAgeMs: 7 * 86_400_000 });
 
 /** The default of `MAX_RESULT_CHARS`, and its least value. */
 export const DEFAULT_MAX_RESULT_CHARS = 40_000;

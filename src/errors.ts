@@ -99,15 +99,29 @@ export function showPath(relPath: string): string {
  * }
  * ```
  */
-export function fromFsError(err: unknown, relPath: string): ToolError {
+export function fromFsError(
+  err: unknown,
+  relPath: string,
+  /** Whether a root-relative path exists (to offer one a `~` path may have meant). */
+  exists?: (path: string) => boolean,
+): ToolError {
   const where = showPath(relPath);
   if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) {
+    // A home folder written the shell's way is not expanded (contract §26): the same place
+    // below the root, when a tail of the path names one (contract §23, §24a).
+    const tails = relPath.startsWith("~")
+      ? relPath.split("/").slice(1).map((_, i, parts) => parts.slice(i).join("/"))
+      : [];
+    const meant = exists ? tails.find((tail) => tail !== "" && exists(tail)) : undefined;
     return new ToolError(
       "PathNotFound",
       `The start path ${where} does not exist under the root.`,
-      relPath.startsWith("~")
-        // A home folder written the shell's way is not expanded (contract §26).
-        ? "'path' is relative to the root, and '~' is not expanded: name the root as fs.list_roots (fs_list_roots) lists it and give the path below it, e.g. 'Documents/2025', or omit 'path'."
+      meant !== undefined
+        ? `'path' is relative to the root and '~' is not expanded: set 'path' to ${
+          JSON.stringify(meant)
+        }, which exists.`
+        : relPath.startsWith("~")
+        ? "'path' is relative to the root, and '~' is not expanded: name the root as fs.list_roots lists it and give the path below it, e.g. 'Documents/2025', or omit 'path'."
         : "Pass a 'path' that exists, relative to the root (omit it to search the whole root).",
     );
   }

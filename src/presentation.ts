@@ -18,13 +18,10 @@ import { localTime, serverTimeZone } from "./query/window.ts";
 import { TOOL_WORDS, type Words } from "./query/words.ts";
 
 /**
- * The stable codes of the notes a result may carry (contract §4), in the order they are
- * said. The three `Total*` ones carry the count sentence when it is not a total.
+ * The stable codes of the notes a result may carry (contract §4, §24a), in the order they
+ * are said. The count is the summary's own sentence, never a note.
  */
 export const NOTE_CODES = [
-  "TotalNotCounted",
-  "TotalUnknown",
-  "LastPageNotCounted",
   "ScanHung",
   "EarlierScanHung",
   "CutForSize",
@@ -32,11 +29,12 @@ export const NOTE_CODES = [
   "MorePages",
   "Skipped",
   "UnknownTime",
+  "VcsLeftOut",
+  "InWholeFolders",
   "NothingToList",
   "AbsoluteGlob",
   "GlobFromRoot",
   "GlobTopLevel",
-  "FreshInstance",
 ] as const;
 export type NoteCode = typeof NOTE_CODES[number];
 
@@ -46,23 +44,33 @@ export interface Note {
   message: string;
 }
 
-/** A search's time window in the server's zone, as people read it. */
-export interface WindowWords {
-  /** The start, inclusive, as local date-time words (`2026-11-22 00:00`); `null`: none. */
-  from: string | null;
-  /** The end, exclusive, likewise. */
-  to: string | null;
-  /** The zone's IANA name. */
-  timeZone: string;
-  /** The zone's offset at `from` (at `to` when there is no `from`). */
-  offset: string;
-}
-
-/** The server's time as data (contract §4): UTC, local words, the zone's name and offset. */
+/** The server's time as data (contract §4, §24a: once): UTC, and the zone with its offset. */
 export interface ServerClock {
   serverTime: string;
-  localTime: string;
   timeZone: { name: string; offset: string };
+}
+
+/** A result's words: its one sentence, and each other fact as a note. */
+export interface Said {
+  /** The count (and the window): the one sentence a person reads first. */
+  summary: string;
+  /** Sentences of the line whose facts are fields of the result (not notes), said next. */
+  fields?: string[];
+  notes: Note[];
+}
+
+/**
+ * The structured result in its order: the root, the summary, its notes (none: left out),
+ * the output, the server's time.
+ */
+export function shaped<T extends object>(
+  said: Said,
+  root: { root?: string },
+  output: T,
+  now: number,
+): { root?: string; summary: string; notes?: Note[] } & T & ServerClock {
+  const notes = said.notes.length > 0 ? { notes: said.notes } : {};
+  return { ...root, summary: said.summary, ...notes, ...output, ...serverClock(now) };
 }
 
 /**
@@ -84,11 +92,10 @@ export function errorText(error: ToolError, now?: number): string {
   ].join("\n");
 }
 
-/** The server's time as data: UTC, local words, the zone's name and offset. */
+/** The server's time as data: UTC, and the zone's name and offset now. */
 export function serverClock(now: number): ServerClock {
   const name = serverTimeZone();
-  const { time, offset } = localTime(now, name);
-  return { serverTime: formatTime(now), localTime: time, timeZone: { name, offset } };
+  return { serverTime: formatTime(now), timeZone: { name, offset: localTime(now, name).offset } };
 }
 
 /**
@@ -97,79 +104,62 @@ export function serverClock(now: number): ServerClock {
  * 06:10 in Asia/Seoul, UTC+09:00).`
  */
 export function serverTime(now: number): string {
-  return clockSentence(serverClock(now));
-}
-
-function clockSentence(clock: ServerClock): string {
-  const { serverTime, localTime, timeZone } = clock;
-  return `Server time: ${serverTime} (${localTime} in ${timeZone.name}, UTC${timeZone.offset}).`;
-}
-
-/** A window's ends in the server's zone. */
-function windowOf(from: number | null, to: number | null): WindowWords | null {
-  if (from === null && to === null) return null;
-  const zone = serverTimeZone();
-  const at = (ms: number | null) => ms === null ? null : localTime(ms, zone);
-  const [start, end] = [at(from), at(to)];
-  return {
-    from: start?.time ?? null,
-    to: end?.time ?? null,
-    timeZone: zone,
-    offset: (start ?? end)!.offset,
-  };
-}
-
-/** The window as the summary line says it: `Window: from 2026-11-22 00:00 to ... local time (Asia/Seoul).` */
-function windowSentence(window: WindowWords): string {
-  const span = window.from !== null && window.to !== null
-    ? `from ${window.from} to ${window.to}`
-    : window.from !== null
-    ? `since ${window.from}`
-    : `before ${window.to}`;
-  return `Window: ${span} local time (${window.timeZone}).`;
+  const name = serverTimeZone();
+  const { time, offset } = localTime(now, name);
+  return `Server time: ${formatTime(now)} (${time} in ${name}, UTC${offset}).`;
 }
 
 /**
- * E.g. `Found 2 files (sorted by modified desc). Server time: 2026-01-02T03:04:05.000Z
- * (2026-01-02 12:04 in Asia/Seoul, UTC+09:00).`
- * Without `now`, the server time is left out (the CLI's table); `words` name the inputs.
+ * The window as the summary says it, in the server's zone (the zone is the result's
+ * `timeZone`): `Window: from 2026-11-22 00:00 to 2026-11-23 00:00 local time.`
  */
+function windowSentence(from: number | null, to: number | null): string | null {
+  if (from === null && to === null) return null;
+  const zone = serverTimeZone();
+  const at = (ms: number) => localTime(ms, zone).time;
+  const span = from !== null && to !== null
+    ? `from ${at(from)} to ${at(to)}`
+    : from !== null
+    ? `since ${at(from)}`
+    : `before ${at(to!)}`;
+  return `Window: ${span} local time.`;
+}
+
+/**
+ * The line a person reads (`content[0]`): the summary, each note, the server's time.
+ * E.g. `Found 2 files (newest first). Server time: 2026-01-02T03:04:05.000Z
+ * (2026-01-02 12:04 in Asia/Seoul, UTC+09:00).` Without `now`, the time is left out (the
+ * command line's table).
+ */
+export function lineOf(said: Said, now: number | null): string {
+  return [
+    said.summary,
+    ...(said.fields ?? []),
+    ...said.notes.map((n) => n.message),
+    ...(now === null ? [] : [serverTime(now)]),
+  ].join(" ");
+}
+
+/** A search's line, in `words` (the tool's, or the command line's flags). */
 export function summaryLine(
   result: SearchResult,
   now?: number,
   words: Words = TOOL_WORDS,
 ): string {
-  const { count, window, notes } = lineParts(result, words);
-  return lineOf(count.text, window, notes, now === undefined ? null : serverClock(now));
+  return lineOf(searchSaid(result, words), now ?? null);
 }
 
-/** The line: the count, the window, the other notes, the server's time. */
-export function lineOf(
-  count: string,
-  window: WindowWords | null,
-  notes: Note[],
-  clock: ServerClock | null,
-): string {
-  return [
-    count,
-    ...(window ? [windowSentence(window)] : []),
-    ...notes.map((n) => n.message),
-    ...(clock ? [clockSentence(clock)] : []),
-  ].join(" ");
-}
-
-/** Every sentence of the line but the server's time, each made once; the count apart. */
-export function lineParts(
-  result: SearchResult,
-  words: Words,
-): { count: CountWords; window: WindowWords | null; notes: Note[] } {
+/** What a search says: its count and window, and each other fact as a note. */
+export function searchSaid(result: SearchResult, words: Words): Said {
   const { output, request } = result;
   const n = output.matches.length;
   const kind = request.filter.includeDirectories ? "entry" : "file";
   const noun = plural(n, kind);
+  // The order in words: "(newest first)", "(oldest created first)", "(by path)".
+  const created = request.filter.timeField === "created" ? " created" : "";
   const order = request.order === "path_asc"
-    ? "path"
-    : `${request.filter.timeField} ${request.order === "time_desc" ? "desc" : "asc"}`;
+    ? "by path"
+    : `${request.order === "time_desc" ? "newest" : "oldest"}${created} first`;
   const count = countWords(result, kind, order);
   const notes: Note[] = [];
   const note = (code: NoteCode, message: string) => notes.push({ code, message });
@@ -198,10 +188,10 @@ export function lineParts(
           ? "."
           : " (after a truncated scan, time order holds within each page only)."),
     );
-  } else if (output.nextCursor !== null && !result.cutForSize) {
+  } else if (output.nextCursor !== null && !result.cutForSize && words.morePages) {
     note("MorePages", `More results: ${words.nextPage}.`);
   }
-  const { skipped } = output.stats;
+  const skipped = output.stats.skipped ?? 0;
   if (skipped > 0) {
     const one = skipped === 1;
     note(
@@ -222,15 +212,29 @@ export function lineParts(
       } to include them.`,
     );
   }
+  if (result.vcs > 0) {
+    const noun = result.vcs === 1 ? "matching entry" : "matching entries";
+    notes.push(vcsNote(result.vcs, output.stats.totalMatches === undefined, noun, words));
+  }
   if (n === 0 && output.nextCursor === null) notes.push(...emptyAnswerHints(request, words));
   const { from, to } = request.filter;
-  return { count, window: windowOf(from, to), notes };
+  const window = windowSentence(from, to);
+  return { summary: window === null ? count : `${count} ${window}`, notes };
 }
 
-/** The count sentence, and the code of the note that says it when it is not a total. */
-export interface CountWords {
-  text: string;
-  code: NoteCode | null;
+/**
+ * The note on what version-control folders held (contract §27): how many `noun` inside
+ * them were left out, and how to get them.
+ */
+export function vcsNote(count: number, atLeast: boolean, noun: string, words: Words): Note {
+  return {
+    code: "VcsLeftOut",
+    message: `${
+      atLeast ? "At least " : ""
+    }${count} ${noun} inside version-control folders (.git, .hg, .svn, .jj) ${
+      count === 1 && !atLeast ? "was" : "were"
+    } left out; ${words.turnOn("includeVcs")} to list them.`,
+  };
 }
 
 /**
@@ -238,39 +242,29 @@ export interface CountWords {
  * the total when it was counted; else what is sure: more than this page when a later page
  * is sure to hold more, or what the part of the tree scanned so far holds.
  */
-function countWords(result: SearchResult, kind: "entry" | "file", order: string): CountWords {
+function countWords(result: SearchResult, kind: "entry" | "file", order: string): string {
   const { output, request } = result;
   const n = output.matches.length;
   const total = output.stats.totalMatches;
-  const sorted = `(sorted by ${order})`;
+  const sorted = `(${order})`;
   if (total !== undefined) {
-    const text = total > n
+    return total > n
       ? `Found ${total} ${plural(total, kind)}; this page shows ${n} ${sorted}.`
       : `Found ${n} ${plural(n, kind)} ${sorted}.`;
-    return { text, code: null };
   }
   if (output.stats.truncated) {
-    return {
-      text: `Found ${n} ${
-        plural(n, kind)
-      } in the part of the tree scanned so far ${sorted}; the total is not known.`,
-      code: "TotalUnknown",
-    };
+    return `Found ${n} ${
+      plural(n, kind)
+    } in the part of the tree scanned so far ${sorted}; the total is not known.`;
   }
   if (output.nextCursor !== null) {
-    return {
-      text: `Found more than ${n} ${
-        plural(n + 1, kind)
-      }; the total was not counted. This page shows ${n} ${sorted}.`,
-      code: "TotalNotCounted",
-    };
+    return `Found more than ${n} ${
+      plural(n + 1, kind)
+    }; the total was not counted. This page shows ${n} ${sorted}.`;
   }
   return request.after === null
-    ? { text: `Found ${n} ${plural(n, kind)} ${sorted}.`, code: null }
-    : {
-      text: `This last page shows ${n} ${plural(n, kind)} ${sorted}; the total was not counted.`,
-      code: "LastPageNotCounted",
-    };
+    ? `Found ${n} ${plural(n, kind)} ${sorted}.`
+    : `This last page shows ${n} ${plural(n, kind)} ${sorted}; the total was not counted.`;
 }
 
 function plural(n: number, noun: "entry" | "file"): string {

@@ -1,52 +1,40 @@
 /**
- * The facts of a search's summary line as fields of its structured result (contract §4):
- * Claude Code, Codex and VS Code hand a model only `JSON.stringify(structuredContent)`, never
- * the `content` text, so nothing may live in the line alone. The line and the fields come
- * from the same sentences (presentation.ts).
+ * A search's structured result (contract §4, §24a): Claude Code, Codex and VS Code hand a
+ * model only `JSON.stringify(structuredContent)`, never the `content` text, so nothing may
+ * live in the line alone; and each fact is said once: the summary is the count (and the
+ * window), each other fact a note with its code, the server's time and zone one field each,
+ * the root answered for at the top. The line people read (`content[0]`) is made from the
+ * same sentences (presentation.ts).
  *
  * @module
  */
 import type { SearchOutput, SearchResult } from "./search/search_by_time.ts";
 import {
   lineOf,
-  lineParts,
   type Note,
+  searchSaid,
   type ServerClock,
   serverClock,
-  type WindowWords,
+  shaped,
 } from "./presentation.ts";
 import { emptyAnswerHints } from "./query/hints.ts";
-import type { SearchRequest, Sort } from "./query/request.ts";
+import type { SearchRequest } from "./query/request.ts";
 import { TOOL_WORDS } from "./query/words.ts";
 
-/** What the summary line says, as fields of the structured result. */
-export interface ResultWords extends ServerClock {
-  /** The summary line itself, as `content[0]` gives it. */
-  summary: string;
-  /** The order of `matches`. */
-  sort: Sort;
-  /** The window in the server's zone; `null` without one. */
-  window: WindowWords | null;
-  /** Every other fact of the summary line, each with its code; the count when not a total. */
-  notes: Note[];
-}
+/** The structured result of a search: its root, summary and notes, the output, the time. */
+export type StructuredResult =
+  & { root?: string; summary: string; notes?: Note[] }
+  & SearchOutput
+  & ServerClock;
 
-/** The structured result of a search: the summary and its notes first, then the output. */
-export type StructuredResult = SearchOutput & ResultWords;
-
-/** What a search's summary line says, as data and as the line, in the tool's words. */
-export function resultWords(result: SearchResult, now: number): ResultWords {
-  const clock = serverClock(now);
-  const { count, window, notes } = lineParts(result, TOOL_WORDS);
-  const summary = lineOf(count.text, window, notes, clock);
-  const counted = count.code === null ? [] : [{ code: count.code, message: count.text }];
-  return { summary, sort: result.request.order, window, notes: [...counted, ...notes], ...clock };
-}
-
-/** `structuredContent` of a search: its output with the words of its summary line. */
-export function structuredResult(result: SearchResult, now: number): StructuredResult {
-  const { summary, notes, ...rest } = resultWords(result, now);
-  return { summary, notes, ...result.output, ...rest };
+/** `structuredContent` of a search, and the line people read. */
+export function structuredResult(
+  result: SearchResult,
+  now: number,
+): { structured: StructuredResult; line: string } {
+  const said = searchSaid(result, TOOL_WORDS);
+  const root = result.roots ? {} : { root: result.request.root.path };
+  return { structured: shaped(said, root, result.output, now), line: lineOf(said, now) };
 }
 
 /**
@@ -71,9 +59,18 @@ export function wordsRoom(request: SearchRequest, now: number): number {
       unknownTime: most,
     },
   };
-  const widest: SearchResult = { output, request, cutForSize: true, hung: "now", queryHash: "" };
-  const { summary: _, ...words } = resultWords(widest, now);
+  const widest: SearchResult = {
+    output,
+    request,
+    cutForSize: true,
+    hung: "now",
+    queryHash: "",
+    vcs: most,
+  };
+  const said = searchSaid(widest, TOOL_WORDS);
   const hints = emptyAnswerHints(request, TOOL_WORDS);
-  // The summary says each note once more; the page's own size stands in for "cut to N".
-  return 2 * (JSON.stringify(words).length + JSON.stringify(hints).length) + 64;
+  const { serverTime, timeZone } = serverClock(now);
+  const words = { ...said, root: request.root.path, serverTime, timeZone };
+  // The window and the count at their widest; the page's own size stands in for "cut to N".
+  return JSON.stringify(words).length + JSON.stringify(hints).length + 160;
 }

@@ -9,8 +9,8 @@ import { render } from "../docs/examples.ts";
 /** Blanks what differs from run to run. */
 function stable(markdown: string): string {
   return markdown
-    .replace(/"(createdAt|serverTime|localTime)": "[^"]*"/g, '"$1": "…"')
-    .replace(/\\"(serverTime|localTime)\\":\\"[^"\\]*\\"/g, '\\"$1\\":\\"…\\"')
+    .replace(/"(createdAt|serverTime)": "[^"]*"/g, '"$1": "…"')
+    .replace(/\\"serverTime\\":\\"[^"\\]*\\"/g, '\\"serverTime\\":\\"…\\"')
     .replace(/\\"createdAt\\":\\"[^"\\]*\\"/g, '\\"createdAt\\":\\"…\\"')
     .replace(/elapsedMs\\?"?: ?\d+/g, "elapsedMs: …")
     // What the process and its index hold in memory.
@@ -22,7 +22,7 @@ function stable(markdown: string): string {
     .replace(/Window: (since|from) (?!2025-)[^.]*\./g, "Window: …")
     // Clocks name the server run (a random id) and when they were given; changes since one
     // given now are since now.
-    .replace(/fts1\.(?!00000000abcd)[0-9a-f]{12}\.[0-9a-z.\-]+/g, "fts1.…")
+    .replace(/fts2\.(?!00000000abcd)[0-9a-f]{12}\.[0-9a-z.\-]+/g, "fts2.…")
     .replace(/("since\\?": ?\\?")(?!2025-)[^"\\]*/g, "$1…")
     .replace(/since (?!2025-)[0-9-]+ [0-9:]+ local time/g, "since … local time")
     // When the background check's last round began and ended: said as each round ends, so

@@ -1,9 +1,10 @@
 /**
- * The `fs.changes_since` use case (contract §24): the net changes of a root since a clock
- * or a time, from its index's journal when the journal reaches back that far and nothing
- * was lost since; otherwise a fresh instance: what times alone can say (every entry
- * modified or created since then), no removals, and why. Paged in path order; every page
- * answers as of the first page's new clock.
+ * The `fs.changes_since` use case (contract §24, §24a): the net changes of a root since a
+ * clock or a time, from its index's journal when the journal reaches back that far and
+ * nothing was lost since; otherwise a fresh instance: what times alone can say (every
+ * entry modified or created since then), no removals, and why. Without `root`, the root a
+ * clock names. Paged in path order; every page answers as of the first page's new clock,
+ * and is cut to fit (contract §16).
  *
  * @module
  */
@@ -14,7 +15,7 @@ import type { Guard } from "../security/mod.ts";
 import { formatTime } from "../query/mod.ts";
 import type { ChangeRecord, JournalAnswer, JournalQuery } from "../index/mod.ts";
 import type { Pager } from "../paging/mod.ts";
-import { type Clock, encodeClock, rootClock } from "./clock.ts";
+import { encodeClock, rootClock, rootTag } from "./clock.ts";
 import {
   type ChangesCursor,
   type ChangesRequest,
@@ -28,7 +29,7 @@ const LEARNED_AGAIN =
   "the root's index learned the tree again since the clock (events were lost, or its watch restarted)";
 
 /** The most characters a page's cursor takes (its clock, positions and last path). */
-const CURSOR_ROOM = 8_000;
+export const CURSOR_ROOM = 8_000;
 
 /** One entry of `changes` in the outputSchema. */
 export interface ChangeOutput {
@@ -39,10 +40,14 @@ export interface ChangeOutput {
   modifiedAt: string | null;
   createdAt: string | null;
   previousPath?: string;
+  /** A folder moved or removed as a whole: how many of the changes below it it stands for. */
+  entries?: number;
 }
 
 /** `structuredContent` of a changes call, before its words (contract §24). */
 export interface ChangesOutput {
+  /** The root answered for, as `fs.list_roots` lists it (contract §24a). */
+  root: string;
   clock: string;
   since: string;
   freshInstance: boolean;
@@ -53,31 +58,42 @@ export interface ChangesOutput {
   stats: {
     returned: number;
     elapsedMs: number;
-    /** Changes of the whole answer, every page (from the journal). */
+    /** Changes of the whole answer, every page, when known. */
     totalChanges?: number;
-    /** Of each kind, every page (from the journal). */
-    counts?: Record<ChangeRecord["change"], number>;
-    /** A fresh instance's scan: what it read, and whether a limit cut it short. */
-    scannedFiles?: number;
-    scannedDirectories?: number;
+    /** Changes left out inside version-control folders (contract §27). */
+    excluded?: number;
+    /** A fresh instance's scan: whether a limit cut it short. */
     truncated?: boolean;
   };
+}
+
+/** What the words of a changes call say besides its output. */
+export interface ChangesFacts {
+  /** Changes of each kind, every page (from the journal; the summary says them). */
+  counts?: Record<ChangeRecord["change"], number>;
+  /** The page holds fewer changes than `limit` to fit (contract §16). */
+  cutForSize: boolean;
+  /** Changes left out inside version-control folders; `atLeast`: a lower bound. */
+  vcs: { count: number; atLeast: boolean };
+  /** Changes listed one by one that lie in folders moved or removed as a whole. */
+  inWholeFolders: number;
 }
 
 /** A changes call's answer, with what its words need. */
 export interface ChangesResult {
   output: ChangesOutput;
   request: ChangesRequest;
+  facts: ChangesFacts;
 }
 
 /** Each root's journal, as the live index offers it. */
 export interface Journals {
-  journalOf(path: string): { epoch: number; position: number } | null;
+  journalOf(path: string): { epoch: number; position: number; run?: string } | null;
   askJournal(
     path: string,
     query: JournalQuery,
     signal?: AbortSignal,
-  ): Promise<{ answer: JournalAnswer; epoch: number } | string>;
+  ): Promise<{ answer: JournalAnswer; epoch: number; run?: string } | string>;
 }
 
 /** What a changes call needs. */
@@ -111,14 +127,13 @@ export async function changesSince(
   const started = deps.clock.now();
   const request = parseChangesArguments(args, deps.config, deps.guard, started);
   const rootPath = request.search.root.path;
-  const root = deps.config.roots.findIndex((r) => r.path === rootPath) + 1;
+  const tag = rootTag(request.search.root.realPath);
   const elapsed = () => Math.max(0, deps.clock.now() - started);
   const noJournal = deps.noJournal ?? "the index is off (INDEX=off)";
   const limit = request.search.limit;
   const cursor = request.cursor;
   if (cursor?.fresh) {
-    const fresh = await freshChanges(args, deps, cursor.sinceMs, cursor.fresh.cursor, signal);
-    return done(fresh, cursor.clock, cursor.sinceMs, cursor.fresh.reason);
+    return await fresh(cursor.clock, cursor.sinceMs, cursor.fresh.reason, cursor.fresh.cursor);
   }
   if (cursor?.journal) {
     const { epoch, since, until, after } = cursor.journal;
@@ -136,18 +151,19 @@ export async function changesSince(
   const sinceMs = "clock" in since ? since.clock.ms : since.ms;
   const first = await firstPage();
   if (typeof first !== "string") return first;
-  const clock = rootClock(deps, rootPath, started);
-  const fresh = await freshChanges(args, deps, sinceMs, undefined, signal);
-  return done(fresh, clock, sinceMs, first);
+  return await fresh(rootClock(deps, rootPath, started), sinceMs, first);
 
   /** The first page from the journal, or why the journal cannot answer (a fresh instance). */
   async function firstPage(): Promise<ChangesResult | string> {
     let from: JournalQuery["since"] = { ms: sinceMs };
     let epoch: number | null = null;
+    const now = deps.journals?.journalOf(rootPath) ?? null;
+    const run = (r: string | undefined) => r ?? deps.run;
     if ("clock" in since) {
-      const c: Clock = since.clock;
-      if (c.run !== deps.run) return "the clock is from another run of the server";
-      if (c.root !== root) return "the clock is another root's";
+      const c = since.clock;
+      if (c.run === "") return "the clock is from an earlier version of the server";
+      if (c.root !== tag) return "the clock is another root's";
+      if (c.run !== run(now?.run)) return "the clock is from another run of the server";
       // A clock that names a time only: its root was not indexed then, or not answered from
       // since it became ready; the journal answers from the time if it reaches back to it.
       if (c.at !== null) {
@@ -156,19 +172,20 @@ export async function changesSince(
       }
     }
     if (deps.journals === null) return noJournal;
-    const now = deps.journals.journalOf(rootPath);
     if (epoch !== null && now !== null && now.epoch !== epoch) return LEARNED_AGAIN;
     const asked = await ask(from, null, null);
     if (typeof asked === "string") return `its index cannot answer now: ${asked}`;
     if ("fresh" in asked.answer) return asked.answer.fresh;
-    if (epoch !== null && asked.epoch !== epoch) return LEARNED_AGAIN;
-    const next = clockAt(asked.epoch, asked.answer.until);
+    if (epoch !== null && (asked.epoch !== epoch || run(asked.run) !== run(now?.run))) {
+      return LEARNED_AGAIN;
+    }
+    const next = encodeClock({
+      run: run(asked.run),
+      root: tag,
+      at: { epoch: asked.epoch, position: asked.answer.until },
+      ms: started,
+    });
     return fromJournal(asked.answer, asked.epoch, next, sinceMs);
-  }
-
-  /** The clock of a journal's answer: its epoch, and the position it answered up to. */
-  function clockAt(epoch: number, position: number): string {
-    return encodeClock({ run: deps.run, root, at: { epoch, position }, ms: started });
   }
 
   /** The root's journal asked for the changes from `from` up to `until`, a page after `after`. */
@@ -178,6 +195,7 @@ export async function changesSince(
       until,
       startPath: request.search.start.path,
       filter: request.search.filter,
+      expand: request.expand,
       after,
       limit,
     };
@@ -200,6 +218,7 @@ export async function changesSince(
         journal: { epoch, since: answer.since, until: answer.until, after: last ?? "" },
       };
       return {
+        root: rootPath,
         clock,
         since: formatTime(sinceMs),
         freshInstance: false,
@@ -212,7 +231,7 @@ export async function changesSince(
           returned: changes.length,
           elapsedMs: elapsed(),
           totalChanges: answer.total,
-          counts: answer.counts,
+          ...(answer.vcs > 0 ? { excluded: answer.vcs } : {}),
         },
       };
     };
@@ -220,50 +239,82 @@ export async function changesSince(
     const whole = output();
     let over = overBy(whole);
     if (over > 0 && whole.nextCursor === null) over += CURSOR_ROOM; // a cut page gains one
+    let cutForSize = false;
     while (over > 0 && changes.length > 1) {
       over -= JSON.stringify(changes.pop()).length + 1;
-      more = true;
+      more = cutForSize = true;
     }
-    return { output: output(), request };
+    const vcs = { count: answer.vcs, atLeast: false };
+    return {
+      output: output(),
+      request,
+      facts: { counts: answer.counts, cutForSize, vcs, inWholeFolders: answer.inWholeFolders },
+    };
   }
 
-  function done(
-    fresh: Awaited<ReturnType<typeof freshChanges>>,
+  /** A fresh instance's page (contract §24: what times can say), from a search. */
+  async function fresh(
     clock: string,
     sinceMs: number,
     why: string,
-  ): ChangesResult {
-    const next: ChangesCursor | null = fresh.nextCursor === null
+    searchCursor?: string,
+  ): Promise<ChangesResult> {
+    const base = {
+      root: rootPath,
+      clock,
+      since: formatTime(sinceMs),
+      freshInstance: true,
+      complete: false,
+      reason: why,
+    };
+    const page = await freshChanges(args, deps, sinceMs, searchCursor, (changes, more) =>
+      overBy({
+        ...base,
+        changes,
+        nextCursor: more ? "x".repeat(CURSOR_ROOM) : null,
+        stats: WIDEST_FRESH_STATS,
+      }) <= 0, signal);
+    const next: ChangesCursor | null = page.nextCursor === null
       ? null
-      : { clock, sinceMs, fresh: { reason: why, cursor: fresh.nextCursor } };
+      : { clock, sinceMs, fresh: { reason: why, cursor: page.nextCursor } };
     return {
       output: {
-        clock,
-        since: formatTime(sinceMs),
-        freshInstance: true,
-        complete: false,
-        reason: why,
-        changes: fresh.changes,
+        ...base,
+        changes: page.changes,
         nextCursor: next === null ? null : encodeChangesCursor(next, request.queryHash),
         stats: {
-          returned: fresh.changes.length,
+          returned: page.changes.length,
           elapsedMs: elapsed(),
-          scannedFiles: fresh.scannedFiles,
-          scannedDirectories: fresh.scannedDirectories,
-          truncated: fresh.truncated,
+          ...(page.total === null ? {} : { totalChanges: page.total }),
+          ...(page.vcs > 0 ? { excluded: page.vcs } : {}),
+          ...(page.truncated ? { truncated: true } : {}),
         },
       },
       request,
+      facts: {
+        cutForSize: page.cutForSize,
+        vcs: { count: page.vcs, atLeast: page.total === null },
+        inWholeFolders: 0,
+      },
     };
   }
 
   /** How many characters `output` is over the bound (contract §16). */
   function overBy(output: ChangesOutput): number {
     const max = deps.maxResultChars;
-    if (max === undefined) return 0;
+    if (max === undefined) return -Infinity;
     return JSON.stringify(output).length - (max - 16 - (deps.wordsRoom ?? 0));
   }
 }
+
+/** A fresh instance's stats at their widest, to measure a page by its changes alone. */
+const WIDEST_FRESH_STATS: ChangesOutput["stats"] = {
+  returned: 1000,
+  elapsedMs: Number.MAX_SAFE_INTEGER,
+  totalChanges: Number.MAX_SAFE_INTEGER,
+  excluded: Number.MAX_SAFE_INTEGER,
+  truncated: true,
+};
 
 function toOutput(c: ChangeRecord): ChangeOutput {
   return {
@@ -274,5 +325,6 @@ function toOutput(c: ChangeRecord): ChangeOutput {
     modifiedAt: c.modified === null ? null : formatTime(c.modified),
     createdAt: c.created === null ? null : formatTime(c.created),
     ...(c.previousPath === undefined ? {} : { previousPath: c.previousPath }),
+    ...(c.entries === undefined ? {} : { entries: c.entries }),
   };
 }

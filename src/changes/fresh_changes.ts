@@ -1,12 +1,15 @@
 /**
- * A fresh instance's changes (contract §24): what times alone can say, found by a search
- * in path order of every entry modified or created at or after the time (the index
+ * A fresh instance's changes (contract §24, §24a): what times alone can say, found by a
+ * search in path order of every entry modified or created at or after the time (the index
  * answers it when the root is ready, else a walk), each `created` when its created time is
- * at or after it, else `modified`; nothing can be said of removals.
+ * at or after it, else `modified`; nothing can be said of removals. Paged like a search:
+ * `limit` honoured up to what fits (the page measured as the changes it becomes), with the
+ * search's total when it counted one.
  *
  * @module
  */
 import { searchByTime } from "../search/mod.ts";
+import type { MatchOutput } from "../search/mod.ts";
 import { formatTime } from "../query/mod.ts";
 import type { ChangeOutput, ChangesDeps } from "./changes_since.ts";
 
@@ -14,20 +17,31 @@ import type { ChangeOutput, ChangesDeps } from "./changes_since.ts";
 export interface FreshPage {
   changes: ChangeOutput[];
   nextCursor: string | null;
-  scannedFiles: number;
-  scannedDirectories: number;
+  /** Changes of every page, when the search counted its matches. */
+  total: number | null;
+  /** Cut short of `limit` to fit (contract §16). */
+  cutForSize: boolean;
+  /** Matches left out inside version-control folders, of the part scanned (§27). */
+  vcs: number;
   truncated: boolean;
 }
 
-/** The changes times alone can tell since `sinceMs`, a page after `cursor`. */
+/**
+ * The changes times alone can tell since `sinceMs`, a page after `cursor`; `fits` says
+ * whether a page of changes (with more to come, or not) may be sent.
+ */
 export async function freshChanges(
   args: unknown,
   deps: ChangesDeps,
   sinceMs: number,
   cursor: string | undefined,
+  fits: (changes: ChangeOutput[], more: boolean) => boolean,
   signal?: AbortSignal,
 ): Promise<FreshPage> {
-  const { since: _since, cursor: _cursor, ...rest } = args as Record<string, unknown>;
+  const { since: _since, cursor: _cursor, expand: _expand, ...rest } = args as Record<
+    string,
+    unknown
+  >;
   const search = {
     ...rest,
     timeField: "modified",
@@ -35,7 +49,7 @@ export async function freshChanges(
     sort: "path_asc",
     ...(cursor === undefined ? {} : { cursor }),
   };
-  const room = 64 + (deps.wordsRoom ?? 0); // each change says its kind: a few more characters
+  const asChanges = (matches: MatchOutput[]) => matches.map((m) => changeOf(m, sinceMs));
   const result = await searchByTime(
     search,
     {
@@ -43,25 +57,32 @@ export async function freshChanges(
       pager: deps.pager,
       clock: deps.clock,
       ...(deps.guard ? { guard: deps.guard } : {}),
-      ...(deps.maxResultChars === undefined ? {} : { maxResultChars: deps.maxResultChars }),
-      wordsRoom: (request) => room + request.limit * 22,
+      ...(deps.maxResultChars === undefined
+        ? {}
+        : { pageFits: (output) => fits(asChanges(output.matches), output.nextCursor !== null) }),
       alsoCreated: true,
     },
     signal,
   );
   const { output } = result;
   return {
-    changes: output.matches.map((m) => ({
-      path: m.path,
-      change: m.createdAt !== null && Date.parse(m.createdAt) >= sinceMs ? "created" : "modified",
-      isDirectory: m.isDirectory,
-      sizeBytes: m.sizeBytes,
-      modifiedAt: m.modifiedAt,
-      createdAt: m.createdAt,
-    })),
+    changes: asChanges(output.matches),
     nextCursor: output.nextCursor,
-    scannedFiles: output.stats.scannedFiles,
-    scannedDirectories: output.stats.scannedDirectories,
+    total: output.stats.totalMatches ?? null,
+    cutForSize: result.cutForSize,
+    vcs: result.vcs,
     truncated: output.stats.truncated,
+  };
+}
+
+/** A match of the search as a change: created when its created time is since, else modified. */
+function changeOf(m: MatchOutput, sinceMs: number): ChangeOutput {
+  return {
+    path: m.path,
+    change: m.createdAt !== null && Date.parse(m.createdAt) >= sinceMs ? "created" : "modified",
+    isDirectory: m.isDirectory,
+    sizeBytes: m.sizeBytes,
+    modifiedAt: m.modifiedAt,
+    createdAt: m.createdAt,
   };
 }

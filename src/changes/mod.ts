@@ -15,5 +15,5 @@ export {
   changesSince,
   type Journals,
 } from "./changes_since.ts";
-export { type ChangesStructured, changesStructured } from "./changes_words.ts";
+export { changesSaid, type ChangesStructured, changesStructured } from "./changes_words.ts";
 export { newRunId, rootClock } from "./clock.ts";

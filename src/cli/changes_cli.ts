@@ -8,9 +8,17 @@
  */
 import { parseArgs } from "node:util";
 import { localTime, serverTimeZone } from "../query/mod.ts";
-import { changesSince, changesStructured, newRunId } from "../changes/mod.ts";
-import { FlagError, type FlagValues, inCliWords, PARSE_OPTIONS, toolArguments } from "./flags.ts";
+import {
+  changesSaid,
+  changesSince,
+  type ChangesStructured,
+  changesStructured,
+  newRunId,
+} from "../changes/mod.ts";
+import { lineOf } from "../presentation.ts";
+import { CLI_WORDS, FlagError, type FlagValues, PARSE_OPTIONS, toolArguments } from "./flags.ts";
 import { type CliIo, onFolders, shellQuote, usageError } from "./cli_io.ts";
+import { CHANGES_USAGE } from "./usage.ts";
 
 /** The search flags a changes call takes (the others are a search's alone). */
 const TAKES = new Set([
@@ -24,6 +32,8 @@ const TAKES = new Set([
   "cursor",
   "exclude",
   "respect-ignore-files",
+  "include-vcs",
+  "expand",
 ]);
 
 /** Runs `changes` with `argv` (after the command's name); returns the exit status. */
@@ -41,8 +51,12 @@ export async function runChangesCli(argv: string[], io: CliIo): Promise<number> 
   }
   const { positionals } = parsed;
   const values = parsed.values as FlagValues & { since?: string };
+  if (values.help) {
+    io.out(CHANGES_USAGE + "\n");
+    return 0;
+  }
   const other = Object.keys(values).find((name) =>
-    !TAKES.has(name) && !["since", "json", "utc"].includes(name)
+    !TAKES.has(name) && !["since", "json", "utc", "help"].includes(name)
   );
   if (other !== undefined) return usageError(io, `'changes' does not take --${other}.`);
   if (positionals.length !== 1) return usageError(io, "Give exactly one <root> folder.");
@@ -67,12 +81,13 @@ export async function runChangesCli(argv: string[], io: CliIo): Promise<number> 
       journals: null,
       noJournal: "one run of the command line keeps no journal of changes",
     };
-    const structured = changesStructured(await changesSince(args, deps), io.clock.now());
+    const result = await changesSince(args, deps);
+    const { structured } = changesStructured(result, io.clock.now());
     if (values.json) return JSON.stringify(structured, null, 2) + "\n";
     const again = (flag: string, value: string) =>
       [io.program, ...["changes", ...positionals, flag, value].map(shellQuote)].join(" ");
     const lines = table(structured, values.utc === true);
-    lines.push(inCliWords(structured.summary.replace(/ Server time: .*$/, "")));
+    lines.push(lineOf(changesSaid(result, CLI_WORDS), null));
     if (structured.nextCursor !== null) {
       lines.push(`Next page: ${again("--since", since)} --cursor ${structured.nextCursor}`);
     }
@@ -82,7 +97,7 @@ export async function runChangesCli(argv: string[], io: CliIo): Promise<number> 
 }
 
 /** The changes as an aligned table: change, kind, modified time, path (and where from). */
-function table(output: ReturnType<typeof changesStructured>, utc: boolean): string[] {
+function table(output: ChangesStructured, utc: boolean): string[] {
   const zone = utc ? "UTC" : serverTimeZone();
   const minute = (iso: string | null) =>
     iso === null

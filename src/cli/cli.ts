@@ -51,6 +51,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(USAGE + "\n");
     return 0;
   }
+  if (values.expand) return usageError(io, "'search' does not take --expand (a 'changes' flag).");
   if (positionals.length !== 1) return usageError(io, "Give exactly one <root> folder to search.");
   let args: Record<string, unknown>;
   try {
@@ -68,7 +69,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     );
     if (io.errIsTerminal) io.err("\r\x1b[K");
     return values.json
-      ? JSON.stringify(structuredResult(result, io.clock.now()), null, 2) + "\n"
+      ? JSON.stringify(structuredResult(result, io.clock.now()).structured, null, 2) + "\n"
       : formatTable(
         result,
         io.clock.now(),

@@ -43,6 +43,8 @@ export const FLAGS: Record<string, Flag> = {
   "include-unknown-time": { input: "includeUnknownTime", value: true },
   exclude: { input: "exclude", value: "text", short: "x", multiple: true },
   "respect-ignore-files": { input: "respectIgnoreFiles", value: true },
+  "include-vcs": { input: "includeVcs", value: true },
+  expand: { input: "expand", value: true },
 };
 
 type ParseOption = { type: "string" | "boolean"; short?: string; multiple?: boolean };
@@ -120,6 +122,7 @@ export const CLI_WORDS: Words = {
   turnOn: (name: Switch) => `add ${flagOf(name)}`,
   nextPage: "run the 'Next page:' command below",
   filesOff: "--no-files is given without --dirs",
+  morePages: true,
 };
 
 /**

@@ -50,15 +50,49 @@ Search options (the fs.search_by_time arguments):
   -x, --exclude <glob>                   leave matching entries out (repeatable): a name with no
                                          '/' at any depth ('node_modules'), else from the root
       --respect-ignore-files             leave out what .gitignore/.ignore say, and .git
+      --include-vcs                      also list what is inside .git, .hg, .svn and .jj
+                                         folders (left out by default; the folders are listed)
       --json                             print the tool's structured result as JSON
       --utc                              show the table's times in UTC
 
-Changes options (fs.changes_since): --since <clock|time|duration> (a clock printed by an
-earlier run, an RFC 3339 time, or 2h, 7d...), and --path, -g, -x, --respect-ignore-files,
---dirs, --no-files, -n, --cursor, --json, --utc as above. One run has no journal before it:
-it lists what was modified or created since then, and cannot name what was removed (the
-MCP server, which keeps a journal, can). It prints the clock for next time.
+Changes options (fs.changes_since; 'file-time-search changes --help' for more):
+--since <clock|time|duration>, --expand, and --path, -g, -x, --respect-ignore-files,
+--include-vcs, --dirs, --no-files, -n, --cursor, --json, --utc as above.
 
 Times in the table are in this machine's time zone (TZ), named in the header, or UTC with
 --utc; --within, --period and the window line use the same zone. Exit status: 0 found (or
 nothing found), 1 the search was refused (ErrorCode on stderr), 2 bad usage or configuration.`;
+
+/** The help text of `changes` (`file-time-search changes --help`). */
+export const CHANGES_USAGE =
+  `file-time-search changes: what was created, modified, renamed or removed since then.
+
+Usage:
+  file-time-search changes <root> --since <clock|time|duration> [options]
+
+Examples:
+  what changed in the last 2 hours       file-time-search changes ~/project --since 2h
+  what changed since this morning        file-time-search changes ~/project --since 2026-11-26T09:00:00+09:00
+  what changed since the last run        file-time-search changes ~/project --since <the clock it printed>
+  only Markdown files, under docs/       file-time-search changes ~/project --since 1d --path docs -g 'docs/**/*.md'
+
+Options:
+      --since <clock|time|duration>      a clock printed by an earlier run ('Next time:'), an
+                                         RFC 3339 date-time with an offset, or 2h, 7d, 2weeks
+      --path <relative path>             only changes at or under this folder of the root
+  -g, --glob <pattern>                   matched against the root-relative path: '**/*.md'
+  -x, --exclude <glob>                   leave matching entries out (repeatable)
+      --respect-ignore-files             leave out what .gitignore/.ignore say, and .git
+      --include-vcs                      also list changes inside .git, .hg, .svn and .jj
+      --dirs                             include folders (a folder moved or removed as a whole
+                                         is then one line, with how many entries it held)
+      --expand                           with --dirs: every entry of such a folder, one by one
+      --no-files                         leave files out
+  -n, --limit <1..1000>                  default: 100
+      --cursor <cursor>                  continue from a previous page
+      --json                             print the tool's structured result as JSON
+      --utc                              show the table's times in UTC
+
+One run of the command line keeps no journal before it: it lists what was modified or
+created since then, and cannot name what was removed or renamed (the MCP server, which keeps
+a journal of changes while it runs, can). It prints the clock to pass next time.`;

@@ -1,17 +1,19 @@
 /**
- * `fs.changes_since` as `tools/list` publishes it (contract §3, §24): its inputs (`since`,
- * and the filters and paging of `fs.search_by_time`), its outputSchema, and a description
- * that teaches the clock.
+ * `fs.changes_since` as `tools/list` publishes it (contract §3, §24, §24a, §27): its inputs
+ * (`since`, `expand`, and the filters and paging of `fs.search_by_time`), its outputSchema,
+ * and a description that teaches the clock, with its own examples.
  *
  * @module
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import {
   CLOCK_SCHEMA,
-  NOTES_SCHEMA,
+  COUNT,
   nullable,
   SEARCH_INPUT_SCHEMA,
   SERVER_CLOCK_SCHEMA,
+  TIME,
+  WORDS_SCHEMA,
 } from "./tool_schema.ts";
 
 /** The tool's stable name. */
@@ -27,68 +29,78 @@ export const CHANGES_INPUT_SCHEMA = {
     since: {
       type: "string",
       description:
-        "Since when: the 'clock' of an earlier answer of this server (fs.search_by_time, fs.list_roots or fs.changes_since) for an exact answer with removals and renames; or an RFC 3339 date-time with an offset ('2025-12-15T09:00:00Z'); or a duration back from now ('2h', '24h', '7d').",
+        "A 'clock' from an earlier answer (exact, removals and renames too), or a time: RFC 3339 with an offset ('2025-12-15T09:00:00Z') or a duration back from now ('2h').",
     },
     root: {
       type: "string",
       description:
-        "The root: one of the server's allowed roots, exactly as fs.list_roots lists it. Omit to use the default root.",
+        "An allowed root as fs.list_roots lists it. Default: the clock's root, else the default root.",
     },
     path: {
       type: "string",
-      description:
-        "Only changes at or under this path, relative to the root, '/'-separated (e.g. 'src'). Default: the whole root.",
+      description: "Only changes at or under this folder of the root, e.g. 'src'.",
     },
-    glob: search.glob,
-    caseSensitive: search.caseSensitive,
-    includeFiles: search.includeFiles,
-    includeDirectories: search.includeDirectories,
-    exclude: search.exclude,
-    respectIgnoreFiles: search.respectIgnoreFiles,
-    limit: search.limit,
+    glob: { type: "string", description: "On the root-relative path, e.g. 'src/**/*.ts'." },
+    caseSensitive: { type: "boolean", description: "Case in 'glob' and 'exclude', as in search." },
+    includeFiles: { type: "boolean", default: true, description: "Files (default true)." },
+    includeDirectories: {
+      type: "boolean",
+      default: false,
+      description:
+        "Folders too: a folder moved or removed whole is then one entry, with how many it held.",
+    },
+    expand: {
+      type: "boolean",
+      default: false,
+      description: "List each entry of a folder moved or removed whole, not the folder alone.",
+    },
+    exclude: { ...search.exclude, description: "Globs to leave out, e.g. ['node_modules']." },
+    respectIgnoreFiles: {
+      type: "boolean",
+      description: "Leave out what .gitignore and .ignore files say.",
+    },
+    includeVcs: {
+      type: "boolean",
+      default: false,
+      description: "Also changes inside .git, .hg, .svn and .jj folders.",
+    },
+    limit: { ...search.limit, description: "Changes per page, 1 to 1000." },
     cursor: {
       type: "string",
-      description:
-        "Opaque cursor from a previous result's 'nextCursor', with the same other arguments; every page answers as of the first page's clock.",
+      description: "The previous answer's nextCursor, with the same other arguments.",
     },
   },
   required: ["since"],
 } as const;
 
-const TIME = { type: "string", format: "date-time" } as const;
-
-/** Its outputSchema (contract §24), with the words of contract §4. */
+/** Its outputSchema (contract §24, §24a), with the words of contract §4. */
 export const CHANGES_OUTPUT_SCHEMA = {
   type: "object",
   additionalProperties: false,
   properties: {
-    summary: { type: "string", description: "The one-line summary, every note, the server time." },
-    notes: NOTES_SCHEMA,
+    ...WORDS_SCHEMA,
     clock: CLOCK_SCHEMA,
-    since: {
-      ...TIME,
-      description: "The time the changes are since (the clock's, or the one given).",
-    },
+    since: TIME,
     freshInstance: {
       type: "boolean",
       description:
-        "true: the server cannot know what happened since then (the clock is from another run, too old, from before a loss of events, or the root is not indexed): listed is every entry modified or created since then, and no removals.",
+        "true: removals and renames cannot be known ('reason'); listed is what was modified or created since.",
     },
     complete: { type: "boolean" },
-    reason: { type: "string", description: "Why the answer is a fresh instance." },
+    reason: { type: "string" },
     changes: {
       type: "array",
       items: {
         type: "object",
-        additionalProperties: false,
         properties: {
           path: { type: "string" },
           change: { type: "string", enum: ["created", "modified", "removed", "renamed"] },
           isDirectory: { type: "boolean" },
-          sizeBytes: nullable({ type: "integer", minimum: 0 }),
+          sizeBytes: nullable(COUNT),
           modifiedAt: nullable(TIME),
           createdAt: nullable(TIME),
-          previousPath: { type: "string", description: "A renamed entry's path before." },
+          previousPath: { type: "string" },
+          entries: { ...COUNT, description: "A folder moved or removed whole: what it held." },
         },
         required: ["path", "change", "isDirectory", "sizeBytes", "modifiedAt", "createdAt"],
       },
@@ -96,20 +108,15 @@ export const CHANGES_OUTPUT_SCHEMA = {
     nextCursor: nullable({ type: "string" }),
     stats: {
       type: "object",
-      additionalProperties: false,
       properties: {
-        returned: { type: "integer", minimum: 0 },
-        elapsedMs: { type: "integer", minimum: 0 },
-        totalChanges: { type: "integer", minimum: 0 },
-        counts: {
-          type: "object",
-          additionalProperties: false,
-          properties: Object.fromEntries(
-            ["created", "modified", "removed", "renamed"].map((k) => [k, { type: "integer" }]),
-          ),
-        },
-        scannedFiles: { type: "integer", minimum: 0 },
-        scannedDirectories: { type: "integer", minimum: 0 },
+        ...Object.fromEntries(
+          [
+            "returned",
+            "elapsedMs",
+            "totalChanges",
+            "excluded",
+          ].map((name) => [name, COUNT]),
+        ),
         truncated: { type: "boolean" },
       },
       required: ["returned", "elapsedMs"],
@@ -120,23 +127,23 @@ export const CHANGES_OUTPUT_SCHEMA = {
 } as const;
 
 const DESCRIPTION = [
-  "What changed since: the files and folders created, modified, renamed or removed (deleted) under an allowed root since an earlier answer or a time,",
-  "after a build, a git checkout, an npm install, a test run or a sync.",
-  "Every answer of this server carries a 'clock': keep it, and pass it as 'since' later to get exactly what changed after that answer, removals and renames included, each entry once (its net change; created then removed in between is not listed).",
-  "The answer's 'clock' is the one to use next time. 'since' may also be a date-time or a duration ('2h').",
-  "When the server cannot know (freshInstance: true, with the reason: it restarted, the clock is too old, events were lost, or the root is not indexed), it lists every entry modified or created since then, and says that removals cannot be known.",
-  "Filters as fs.search_by_time: 'path', 'glob', 'exclude', ignore files, 'includeDirectories'. Changes come in path order; page with 'nextCursor'.",
+  "What changed since: files and folders created, modified, renamed or removed (deleted) under an allowed root since an earlier answer or a time, e.g. after a build, a git checkout or an npm install.",
+  "Every answer of this server has a 'clock': pass it as 'since' later for exactly what changed after that answer, each entry once (its net change); the answer's own 'clock' is the next one to use.",
+  "Examples: {since: '<clock>'} (the clock's root); {since: '2h'}; {since: '2026-01-05T09:00:00+09:00', path: 'src', glob: 'src/**/*.ts'};",
+  "{since: '<clock>', includeDirectories: true}: a folder moved or removed whole is one entry ('expand' lists its entries).",
+  "When the server cannot know (freshInstance: true; 'reason'), it lists what was modified or created since, no removals.",
+  "In path order; page with 'nextCursor'.",
 ].join(" ");
 
 /** The tool as `tools/list` publishes it. */
 export const CHANGES_TOOL: Tool = {
   name: CHANGES_TOOL_NAME,
-  title: "What changed recently: files created, modified, renamed or removed since a clock",
+  title: "What changed recently: files created, modified, renamed or removed",
   description: DESCRIPTION,
   inputSchema: CHANGES_INPUT_SCHEMA as unknown as Tool["inputSchema"],
   outputSchema: CHANGES_OUTPUT_SCHEMA as unknown as NonNullable<Tool["outputSchema"]>,
   annotations: {
-    title: "What changed recently: files created, modified, renamed or removed since a clock",
+    title: "What changed recently: files created, modified, renamed or removed",
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,

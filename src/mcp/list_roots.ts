@@ -10,7 +10,15 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
 import type { IndexStatus } from "../index/mod.ts";
 import { serverClock, serverTime } from "../presentation.ts";
-import { CLOCK_SCHEMA, nullable, SERVER_CLOCK_SCHEMA } from "./tool_schema.ts";
+import { CLOCK_SCHEMA, COUNT, nullable, SERVER_CLOCK_SCHEMA, TIME } from "./tool_schema.ts";
+
+/** An object of counts. */
+function counts<const K extends string>(names: readonly K[]) {
+  return {
+    type: "object",
+    properties: Object.fromEntries(names.map((n) => [n, COUNT])) as Record<K, typeof COUNT>,
+  } as const;
+}
 
 /** The tool's stable name. */
 export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";
@@ -20,102 +28,54 @@ export const LIST_ROOTS_TOOL: Tool = {
   name: LIST_ROOTS_TOOL_NAME,
   title: "List the folders searched for recent files",
   description:
-    "List the folders fs.search_by_time may search for recent, recently changed, newest or latest files by modified or created time, and the server's current time and time zone (what 'today', 'this week' and 'within' are counted in). Pass one of the folders, exactly as listed, as its 'root' (or omit 'root' to use the default). Also says, per folder, whether its live index is ready and what it costs (watches, memory), and the server's memory.",
+    "The folders fs.search_by_time and fs.changes_since search for recent, recently changed, newest or latest files by modified or created time (pass one as 'root' exactly as listed, or omit it for the default), each with its 'clock' and its index's state; the server's time and zone (what 'today' and 'this week' are counted in).",
   inputSchema: { type: "object", additionalProperties: false, properties: {} },
   outputSchema: {
     type: "object",
     additionalProperties: false,
     properties: {
-      summary: {
-        type: "string",
-        description: "The one-line summary: how many folders, the default, the server time.",
-      },
+      summary: { type: "string" },
       roots: {
         type: "array",
         items: {
           type: "object",
-          additionalProperties: false,
           properties: {
             path: { type: "string" },
             isDefault: { type: "boolean" },
             clock: CLOCK_SCHEMA,
             index: {
               type: "object",
-              additionalProperties: false,
               description:
-                "The live index of this root: 'ready' (answers come from memory), 'building' (being filled; 'entries' so far; calls walk meanwhile), 'starting' (its watch is being set up) or 'off' (plain walks; 'reason' says why: 'INDEX=off' when the server was started without an index). 'answers' counts this root's calls by who answered them; 'lastWalk' says why the last call that walked did; 'checkedWhole': every folder and entry the index holds was checked on disk at or after this time, by the background check's round that ended at 'checkEnded'.",
+                "'ready': answers from memory; 'building', 'starting': calls walk meanwhile; 'off': 'reason' says why. 'readFromDisk': folders the watch leaves out.",
               properties: {
                 state: { type: "string", enum: ["off", "starting", "building", "ready"] },
-                entries: { type: "integer", minimum: 0 },
+                entries: COUNT,
                 reason: { type: "string" },
-                answers: {
-                  type: "object",
-                  additionalProperties: false,
-                  properties: {
-                    index: { type: "integer", minimum: 0 },
-                    walk: { type: "integer", minimum: 0 },
-                  },
-                  required: ["index", "walk"],
-                },
+                answers: counts(["index", "walk"]),
                 lastWalk: { type: "string" },
-                checkedWhole: { type: "string", format: "date-time" },
-                checkEnded: { type: "string", format: "date-time" },
-                readFromDisk: {
-                  type: "object",
-                  additionalProperties: false,
-                  description:
-                    "Folders this root's watch leaves out, read from disk by every call instead of from memory, and why: links to folders outside the root, and FIFOs or device files (which the system's watcher would open), found in them or below them. Absent when none.",
-                  properties: {
-                    folders: { type: "integer", minimum: 0 },
-                    linksOut: { type: "integer", minimum: 0 },
-                    specialFiles: { type: "integer", minimum: 0 },
-                  },
-                  required: ["folders", "linksOut", "specialFiles"],
-                },
-                watches: {
-                  type: "integer",
-                  minimum: 0,
-                  description:
-                    "File-system watches the index holds for this root (one per folder watched), as of its last answer.",
-                },
-                memoryBytes: {
-                  type: "integer",
-                  minimum: 0,
-                  description:
-                    "Bytes the root's index holds (its worker's heap in use and its columns), as of its last answer.",
-                },
+                checkedWhole: TIME,
+                checkEnded: TIME,
+                readFromDisk: counts(["folders", "linksOut", "specialFiles"]),
+                watches: COUNT,
+                memoryBytes: COUNT,
                 journal: {
                   type: "object",
-                  additionalProperties: false,
                   description:
-                    "The journal fs.changes_since answers from, as of the index's last answer: its position now, the first one it answers exactly (null: none yet), the changes it keeps and their memory.",
+                    "What fs.changes_since answers from ('start': the first position it answers exactly).",
                   properties: {
-                    position: { type: "integer", minimum: 0 },
-                    start: nullable({ type: "integer", minimum: 0 }),
-                    steps: { type: "integer", minimum: 0 },
-                    memoryBytes: { type: "integer", minimum: 0 },
+                    position: COUNT,
+                    start: nullable(COUNT),
+                    steps: COUNT,
+                    memoryBytes: COUNT,
                   },
-                  required: ["position", "start", "steps", "memoryBytes"],
                 },
               },
-              required: ["state", "entries", "answers"],
             },
           },
-          required: ["path", "isDefault", "index"],
         },
       },
       ...SERVER_CLOCK_SCHEMA,
-      memory: {
-        type: "object",
-        additionalProperties: false,
-        description:
-          "What the whole server process holds now: its resident memory (RSS) and the main heap in use, in bytes.",
-        properties: {
-          rssBytes: { type: "integer", minimum: 0 },
-          heapBytes: { type: "integer", minimum: 0 },
-        },
-        required: ["rssBytes", "heapBytes"],
-      },
+      memory: { ...counts(["rssBytes", "heapBytes"]), description: "The server process's." },
     },
     required: ["roots", "serverTime", "timeZone"],
   },
@@ -157,7 +117,7 @@ export function listRoots(
   }));
   const summary = `${roots.length} searchable folder${
     roots.length === 1 ? "" : "s"
-  }; the default is ${config.defaultRoot.path}. ${serverTime(now)}`;
+  }; the default is ${config.defaultRoot.path}.`;
   const result = {
     summary,
     roots,
@@ -166,7 +126,7 @@ export function listRoots(
   };
   return {
     content: [
-      { type: "text", text: summary },
+      { type: "text", text: `${summary} ${serverTime(now)}` },
       { type: "text", text: JSON.stringify(result) },
     ],
     structuredContent: result,

@@ -15,14 +15,15 @@ import type { SearchResult } from "../search/mod.ts";
  * `structuredContent`, which says everything the summary says (contract §4).
  */
 export function successResult(result: SearchResult, now: number): CallToolResult {
-  return structuredSuccess(structuredResult(result, now));
+  const { structured, line } = structuredResult(result, now);
+  return structuredSuccess(structured, line);
 }
 
-/** A successful result from its structured content, whose `summary` is the line. */
-export function structuredSuccess(structured: { summary: string }): CallToolResult {
+/** A successful result from its structured content and the line people read. */
+export function structuredSuccess(structured: object, line: string): CallToolResult {
   return {
     content: [
-      { type: "text", text: structured.summary },
+      { type: "text", text: line },
       { type: "text", text: JSON.stringify(structured) },
     ],
     structuredContent: structured as unknown as Record<string, unknown>,

@@ -34,7 +34,7 @@ import { LineTransport } from "./line_transport.ts";
 import { indexOff, LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
 import { type Log, McpLog } from "./logging.ts";
 import { SERVER_ICONS } from "./server_icon.ts";
-import { calledTool, styledTools } from "./tool_names.ts";
+import { calledTool, styledResult, styledTools } from "./tool_names.ts";
 import { SEARCH_TOOL } from "./search_tool.ts";
 import { SEARCH_TOOL_NAME } from "./tool_schema.ts";
 import { CHANGES_TOOL, CHANGES_TOOL_NAME } from "./changes_tool.ts";
@@ -90,18 +90,19 @@ export function createServer(deps: ServerDeps): Server {
       // The SDK has checked it against CallToolRequestSchema by now.
       const params = (request as { params: ToolCallParams }).params;
       const tool = calledTool(params.name, TOOLS);
+      const styled = (result: CallToolResult) => styledResult(result, deps.config.toolNames);
       if (tool === LIST_ROOTS_TOOL_NAME) {
         const index = deps.indexStatus?.() ??
           deps.config.roots.map((r) => indexOff(offAnswers!.of(r.path)));
         const now = deps.clock.now();
         const clocks = deps.config.roots.map((r) => rootClock(deps, r.path, now));
-        return listRoots(deps.config, now, index, clocks);
+        return styled(listRoots(deps.config, now, index, clocks));
       }
-      if (tool === CHANGES_TOOL_NAME) return await changesCall(params, extra, deps);
+      if (tool === CHANGES_TOOL_NAME) return styled(await changesCall(params, extra, deps));
       if (tool !== SEARCH_TOOL_NAME) {
         throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
-      return await searchCall(params, extra, deps, offAnswers);
+      return styled(await searchCall(params, extra, deps, offAnswers));
     },
   );
   return server;

@@ -143,9 +143,9 @@ export async function changesCall(
       maxResultChars: deps.config.maxResultChars,
       wordsRoom: 1200,
     }, extra.signal);
-    const structured = changesStructured(result, deps.clock.now());
-    log.log("info", `changes: ${structured.summary}`);
-    return structuredSuccess(structured);
+    const { structured, line } = changesStructured(result, deps.clock.now());
+    log.log("info", `changes: ${line}`);
+    return structuredSuccess(structured, line);
   } catch (err) {
     if (err instanceof ToolError) {
       log.log("info", `changes refused: ${err.code}.`);

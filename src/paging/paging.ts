@@ -28,6 +28,8 @@ export interface PageStats {
   unknownTime: number;
   /** Entries left out by `exclude` or ignore files; a folder counts once (contract §17). */
   excluded: number;
+  /** Matches left out inside version-control folders (contract §27). */
+  vcs: number;
 }
 
 /** One page of results. */
@@ -81,6 +83,7 @@ const NO_WORK: Readonly<PageStats> = Object.freeze({
   skipped: 0,
   unknownTime: 0,
   excluded: 0,
+  vcs: 0,
 });
 
 /** Builds pages. */
@@ -154,6 +157,7 @@ function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
     skipped: outcome.walk.skipped + outcome.entries.skipped,
     unknownTime: outcome.entries.unknownTime,
     excluded: outcome.walk.excluded,
+    vcs: outcome.entries.vcs,
   };
   const { collected, stopped } = outcome;
   const hung = outcome.hung ?? null;

@@ -8,7 +8,13 @@
 import { z } from "zod";
 import type { Config } from "../config.ts";
 import { ToolError } from "../errors.ts";
-import { type Guard, strictGuard } from "../security/mod.ts";
+import {
+  type Guard,
+  hostRules,
+  isWithin,
+  normalizeAbsolute,
+  strictGuard,
+} from "../security/mod.ts";
 import {
   checkEnum,
   checkGlob,
@@ -58,6 +64,7 @@ export const argumentsShape = z.strictObject({
   exclude: z.array(text).max(MAX_EXCLUDES, { message: `holds more than ${MAX_EXCLUDES} globs` })
     .optional(),
   respectIgnoreFiles: z.boolean().optional(),
+  includeVcs: z.boolean().optional(),
   within: text.optional(),
   period: text.optional(),
   minSizeBytes: z.number().optional(),
@@ -209,7 +216,7 @@ export function parseArguments(
   const root = args.root === undefined || args.root === ""
     ? config.defaultRoot
     : checkRoot(args.root, config);
-  const path = args.path === undefined ? "" : guard.relativePath(args.path);
+  const path = args.path === undefined ? "" : startPath(args.path, root, config, guard);
 
   const query = {
     root,
@@ -225,6 +232,7 @@ export function parseArguments(
       includeUnknownTime: args.includeUnknownTime ?? false,
       exclude: [...exclude, ...config.exclude],
       respectIgnoreFiles: args.respectIgnoreFiles ?? config.respectIgnoreFiles,
+      includeVcs: args.includeVcs ?? false,
       minSizeBytes,
       maxSizeBytes,
       ...(alsoCreated ? { alsoCreated } : {}),
@@ -242,4 +250,32 @@ export function parseArguments(
     limits: config.limits,
   };
   return { request, queryHash: hash, now };
+}
+
+/**
+ * `path` checked by layer 1 (contract §6). An absolute path is refused all the same, but
+ * one inside an allowed root gets a Fix with the same place relative to its root (contract
+ * §23: a value computed from the input), never naming the root's absolute path.
+ */
+function startPath(given: string, root: SearchRequest["root"], config: Config, guard: Guard) {
+  try {
+    return guard.relativePath(given);
+  } catch (err) {
+    if (!(err instanceof ToolError) || err.code !== "PathNotRelative") throw err;
+    if (!hostRules.isAbsolute(given)) throw err;
+    const abs = normalizeAbsolute(given);
+    const inside = (r: SearchRequest["root"]) =>
+      [r.path, r.realPath].find((top) => isWithin(top, abs));
+    const within = [root, ...config.roots].find((r) => inside(r) !== undefined);
+    if (within === undefined) throw err;
+    const rel = hostRules.relative(inside(within)!, abs).replaceAll(hostRules.sep, "/");
+    const fix = rel === ""
+      ? "That is the root itself: omit 'path'."
+      : `Set 'path' to ${JSON.stringify(rel)}, the same place relative to ${
+        within === root
+          ? "the root"
+          : "another allowed root (pass it as 'root' too, as fs.list_roots lists it)"
+      }.`;
+    throw new ToolError(err.code, err.message, fix);
+  }
 }

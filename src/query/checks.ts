@@ -27,7 +27,7 @@ export function invalidArgument(
     const value = (k: string) => (raw as Record<string, unknown>)[k];
     const fixes: string[] = [];
     const message = issue.keys.map((k) => {
-      const meant = meantArgument(k, value(k));
+      const meant = meantArgument(k, value(k), known);
       if (meant) fixes.push(meant.fix);
       const close = meant?.meant ?? closestName(k, known);
       return `'${k}' is not an argument${close ? `; did you mean '${close}'?` : "."}`;
@@ -113,6 +113,7 @@ const EXAMPLES: Record<string, string> = {
   minSizeBytes: "1000000",
   maxSizeBytes: "1000000",
   exclude: '["**/node_modules"]',
+  since: '"24h"',
 };
 
 /** A value of the `expected` JSON type for `name`, from what was sent where it can. */
@@ -197,7 +198,9 @@ export function checkTime(
       "InvalidDateTime",
       `'${name}' ${problem}: ${JSON.stringify(value.slice(0, 40))}.`,
       corrected === null
-        ? "Use an RFC 3339 date-time with an offset, like '2025-12-15T00:00:00Z' or '2025-12-15T09:00:00+09:00'; for recent changes, 'within' (e.g. '24h') is simpler."
+        ? `Use an RFC 3339 date-time with an offset, like '2025-12-15T00:00:00Z' or '2025-12-15T09:00:00+09:00'; for recent changes, ${
+          name === "since" ? "a duration such as '24h'" : "'within' (e.g. '24h')"
+        } is simpler.`
         : `Use '${corrected}' (RFC 3339: a 'T', seconds, and an offset such as 'Z' or '+09:00').`,
     );
   }
@@ -216,7 +219,7 @@ export function checkRoot(value: string, config: Config): SearchRequest["root"] 
       : "'root' is not one of the folders this server may search.",
     inside
       ? "Pass the allowed root as 'root' (or omit 'root') and the subfolder, relative to it, as 'path'."
-      : "Omit 'root' to use the default root, or pass an allowed root exactly as fs.list_roots (fs_list_roots) lists it.",
+      : "Omit 'root' to use the default root, or pass an allowed root exactly as fs.list_roots lists it.",
   );
 }
 

@@ -114,10 +114,46 @@ const MEANT: Record<string, Meant> = {
   subdirectory: pathFix,
 };
 
-/** The argument `name` stands for and what to send, built from `value`; `null` if none. */
-export function meantArgument(name: string, value: unknown): { meant: string; fix: string } | null {
-  const found = MEANT[name.toLowerCase().replace(/[_-]/g, "")];
-  return found ? { meant: found.meant, fix: found.fix(value) } : null;
+/** Names models use for `since` in `fs.changes_since`, lower-cased. */
+const SINCE_NAMES = new Set(["after", "from", "within", "period", "start", "time", "date"]);
+
+/**
+ * What `fs.changes_since` takes for a time a model gave as `value`: the same duration, the
+ * date-time written as RFC 3339, or an example.
+ */
+function sinceValue(value: unknown): string {
+  const given = text(value);
+  if (given !== null && /^\d{4}-\d\d-\d\d/.test(given)) {
+    return parseDateTime(given) !== undefined ? given : dateTimeMistake(given).corrected ??
+      "2025-12-01T00:00:00Z";
+  }
+  const hint = given === null ? null : withinHint(given);
+  if (hint && "within" in hint) return hint.within;
+  return given !== null && /^\d+\s*[a-z]+$/i.test(given) ? given.replace(/\s+/g, "") : "24h";
+}
+
+/**
+ * The argument `name` stands for and what to send, built from `value`; `null` if none. Only
+ * an argument of the tool called (`known`) is named: `fs.changes_since` has no `sort` and
+ * takes every time as `since`.
+ */
+export function meantArgument(
+  name: string,
+  value: unknown,
+  known: readonly string[] = [],
+): { meant: string; fix: string } | null {
+  const plain = name.toLowerCase().replace(/[_-]/g, "");
+  if (known.includes("since") && SINCE_NAMES.has(plain)) {
+    return {
+      meant: "since",
+      fix: `Use 'since' for the time: "since": ${
+        JSON.stringify(sinceValue(value))
+      } (or a clock from an earlier answer).`,
+    };
+  }
+  const found = MEANT[plain];
+  if (!found || (known.length > 0 && !known.includes(found.meant))) return null;
+  return { meant: found.meant, fix: found.fix(value) };
 }
 
 /**
@@ -127,10 +163,10 @@ export function meantArgument(name: string, value: unknown): { meant: string; fi
  */
 export function numberFix(name: string, value: unknown): string | null {
   if (typeof value !== "number" || !Number.isFinite(value)) return null;
-  if (name === "within" && value > 0) {
-    return `Give 'within' a unit: "within": "${value}h" (${value} hours) or "within": "${value}d" (${value} days).`;
+  if ((name === "within" || (name === "since" && value < 1e9)) && value > 0) {
+    return `Give '${name}' a unit: "${name}": "${value}h" (${value} hours) or "${name}": "${value}d" (${value} days).`;
   }
-  if (name === "from" || name === "to") {
+  if (name === "from" || name === "to" || name === "since") {
     // Epoch seconds until the year 5138; milliseconds above that.
     const ms = Math.abs(value) < 1e11 ? value * 1000 : value;
     const date = new Date(ms);

@@ -30,7 +30,7 @@ export {
 } from "./cursor.ts";
 export { argumentsShape } from "./arguments.ts";
 export { checkRoot, checkTime, invalidArgument } from "./checks.ts";
-export { closestName } from "./hints.ts";
+export { closestName, withinHint } from "./hints.ts";
 export { compileGlob, GlobSyntaxError, isCaseSensitive, type PathMatcher } from "./glob.ts";
 export {
   comparePaths,
@@ -63,4 +63,5 @@ export {
   PERIODS,
   serverTimeZone,
   withinStart,
+  zonedTime,
 } from "./window.ts";

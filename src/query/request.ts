@@ -45,6 +45,8 @@ export interface Filter {
   exclude: string[];
   /** Leave out what `.gitignore`, `.ignore` and `.git/info/exclude` say, and `.git` (§17). */
   respectIgnoreFiles: boolean;
+  /** List what lies inside `.git`, `.hg`, `.svn` and `.jj` folders too (§27). */
+  includeVcs: boolean;
   /** Files of at least this many bytes only; folders never match then (§22). */
   minSizeBytes: number | null;
   /** Files of fewer than this many bytes only; folders never match then (§22). */
@@ -71,6 +73,7 @@ export const EVERY_FILE: Readonly<Filter> = Object.freeze({
   includeUnknownTime: false,
   exclude: [],
   respectIgnoreFiles: false,
+  includeVcs: true,
   minSizeBytes: null,
   maxSizeBytes: null,
 });
@@ -99,6 +102,7 @@ export const QUERY_ARGUMENTS: {
     includeUnknownTime: ["includeUnknownTime"],
     exclude: ["exclude"],
     respectIgnoreFiles: ["respectIgnoreFiles"],
+    includeVcs: ["includeVcs"],
     minSizeBytes: ["minSizeBytes"],
     maxSizeBytes: ["maxSizeBytes"],
     alsoCreated: [], // fs.changes_since's `since`, never a search argument

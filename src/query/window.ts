@@ -29,6 +29,12 @@ export function serverTimeZone(): string {
   return Temporal.Now.timeZoneId();
 }
 
+/** An instant as RFC 3339 with the zone's offset then: `2026-11-25T00:00:00+09:00`. */
+export function zonedTime(ms: number, zone: string): string {
+  return Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(zone)
+    .toString({ timeZoneName: "never", smallestUnit: "second" });
+}
+
 /** An instant in a zone, as people read it: `2026-11-23 06:10`, and the zone's offset then. */
 export function localTime(
   ms: number,

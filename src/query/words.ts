@@ -8,7 +8,7 @@
  */
 
 /** The boolean inputs a hint may ask the reader to turn on. */
-export type Switch = "includeDirectories" | "includeUnknownTime";
+export type Switch = "includeDirectories" | "includeUnknownTime" | "includeVcs";
 
 /** One way of naming inputs and the next page. */
 export interface Words {
@@ -20,6 +20,11 @@ export interface Words {
   nextPage: string;
   /** How the reader asks for files only (the default), said when no kind is asked for. */
   filesOff: string;
+  /**
+   * Whether "more on the next page" is said as a note of its own: for a person at the
+   * command line; a model has `nextCursor` (and the count says the page is not all).
+   */
+  morePages: boolean;
 }
 
 /** The MCP tool's words: its own argument names. */
@@ -28,4 +33,5 @@ export const TOOL_WORDS: Words = {
   turnOn: (name) => `set ${name} to true`,
   nextPage: "call again with 'cursor' set to nextCursor",
   filesOff: "includeFiles is false and includeDirectories is not true",
+  morePages: false,
 };

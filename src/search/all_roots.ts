@@ -121,7 +121,8 @@ export async function searchAllRoots(
     const nextCursor = more ? encodeSetCursor(sort, { roots: next, from, to, counted }) : null;
     return { taken, nextCursor, counted };
   };
-  const output = (n: number): SearchOutput => {
+  /** The page of the first `n` matches; `elapsed`: the time to say (default: so far). */
+  const output = (n: number, elapsed = Math.max(0, deps.clock.now() - started)): SearchOutput => {
     const { taken, nextCursor, counted } = build(n);
     const sum = (pick: (o: SearchOutput["stats"]) => number | undefined) =>
       results.reduce((acc, r) => acc + (r ? pick(r.output.stats) ?? 0 : 0), 0);
@@ -137,8 +138,8 @@ export async function searchAllRoots(
       scannedDirectories: sum((s) => s.scannedDirectories),
       returned: taken.length,
       truncated: live.some((r) => r!.output.stats.truncated),
-      skipped: sum((s) => s.skipped),
-      elapsedMs: Math.max(0, deps.clock.now() - started),
+      ...(sum((s) => s.skipped) > 0 ? { skipped: sum((s) => s.skipped) } : {}),
+      elapsedMs: elapsed,
       ...(field === "created" ? { unknownTime: sum((s) => s.unknownTime) } : {}),
       ...(total === undefined
         ? { matchesAtLeast: taken.length + (nextCursor !== null ? 1 : 0) }
@@ -163,7 +164,9 @@ export async function searchAllRoots(
   const max = deps.maxResultChars;
   if (max !== undefined) {
     const room = 16 + (deps.wordsRoom?.(first) ?? 0);
-    const fits = (k: number) => JSON.stringify(output(k)).length <= max - room;
+    // The time taken at its widest: what fits does not depend on a busy machine.
+    const fits = (k: number) =>
+      JSON.stringify(output(k, Number.MAX_SAFE_INTEGER)).length <= max - room;
     if (n > 1 && !fits(n)) {
       let [lo, hi] = [1, n - 1];
       while (lo < hi) {
@@ -186,6 +189,7 @@ export async function searchAllRoots(
     hung,
     queryHash: "*", // each root's own query is in its part of the cursor
     roots: roots.map((r) => r.path),
+    vcs: results.reduce((sum, r) => sum + (r?.vcs ?? 0), 0),
   };
 }
 

@@ -44,7 +44,8 @@ export interface SearchOutput {
     scannedDirectories: number;
     returned: number;
     truncated: boolean;
-    skipped: number;
+    /** Entries skipped (§8); absent when none (contract §24a: each fact once, and short). */
+    skipped?: number;
     elapsedMs: number;
     /** With timeField `created`: entries left out because they have no created time. */
     unknownTime?: number;
@@ -72,6 +73,8 @@ export interface SearchResult {
   queryHash: string;
   /** With `root: "*"`: every root it searched (else the request's root alone). */
   roots?: string[];
+  /** Matches left out inside version-control folders (contract §27), of the part scanned. */
+  vcs: number;
 }
 
 /** What a search needs. */
@@ -93,6 +96,12 @@ export interface SearchDeps {
   wordsRoom?: (request: SearchRequest) => number;
   /** Also match entries created in the window (contract §24: a fresh instance). */
   alsoCreated?: boolean;
+  /**
+   * Whether a page's output (its counts at their widest) is small enough to send, when the
+   * caller sends something else made from it (a fresh instance's changes). Default: its
+   * JSON within `maxResultChars`, less `wordsRoom`.
+   */
+  pageFits?: (output: SearchOutput) => boolean;
 }
 
 /**
@@ -125,7 +134,8 @@ export async function searchByTime(
     started,
     deps.alsoCreated,
   );
-  const render = (page: Page): SearchOutput => {
+  /** `elapsed`: the time to say (by default the time taken so far). */
+  const render = (page: Page, elapsed = Math.max(0, deps.clock.now() - started)): SearchOutput => {
     const { filter } = request;
     return {
       timeField: filter.timeField,
@@ -140,26 +150,30 @@ export async function searchByTime(
         scannedDirectories: page.stats.scannedDirectories,
         returned: page.matches.length,
         truncated: page.truncated,
-        skipped: page.stats.skipped,
-        elapsedMs: Math.max(0, deps.clock.now() - started),
+        ...(page.stats.skipped > 0 ? { skipped: page.stats.skipped } : {}),
+        elapsedMs: elapsed,
         ...(filter.timeField === "created" ? { unknownTime: page.stats.unknownTime } : {}),
         ...(page.totalMatches === null
           ? {
             matchesAtLeast: page.matches.length + (page.next !== null && !page.truncated ? 1 : 0),
           }
           : { totalMatches: page.totalMatches }),
-        ...(filter.exclude.length > 0 || filter.respectIgnoreFiles
-          ? { excluded: page.stats.excluded }
+        ...(filter.exclude.length > 0 || filter.respectIgnoreFiles || page.stats.vcs > 0
+          ? { excluded: page.stats.excluded + page.stats.vcs }
           : {}),
       },
     };
   };
   const max = deps.maxResultChars;
-  // elapsedMs may grow by a few digits before the answer is written: keep room for them.
   const room = 16 + (deps.wordsRoom?.(request) ?? 0);
-  const fits = max === undefined
+  // Measured with every count and the time taken at its widest: what fits depends on the
+  // matches alone, not on how long the scan took on a busy machine.
+  const measured = (page: Page) => render(widest(page), Number.MAX_SAFE_INTEGER);
+  const fits = deps.pageFits
+    ? (page: Page) => deps.pageFits!(measured(page))
+    : max === undefined
     ? undefined
-    : (page: Page) => JSON.stringify(render(widest(page))).length <= max - room;
+    : (page: Page) => JSON.stringify(measured(page)).length <= max - room;
   const page = await deps.pager.page(request, queryHash, {
     sequenceStart: now,
     ...(signal ? { signal } : {}),
@@ -167,7 +181,14 @@ export async function searchByTime(
     ...(fits ? { fits } : {}),
     ...(onAnswered ? { onAnswered } : {}),
   });
-  return { output: render(page), request, cutForSize: page.cutForSize, hung: page.hung, queryHash };
+  return {
+    output: render(page),
+    request,
+    cutForSize: page.cutForSize,
+    hung: page.hung,
+    queryHash,
+    vcs: page.stats.vcs,
+  };
 }
 
 /**
@@ -178,7 +199,11 @@ export async function searchByTime(
 function widest(page: Page): Page {
   const most = Number.MAX_SAFE_INTEGER;
   const stats = { scannedFiles: most, scannedDirectories: most, skipped: most, unknownTime: most };
-  return { ...page, stats: { ...page.stats, ...stats, excluded: most }, totalMatches: most };
+  return {
+    ...page,
+    stats: { ...page.stats, ...stats, excluded: most, vcs: 1 },
+    totalMatches: most,
+  };
 }
 
 function toOutput(match: Match): MatchOutput {

@@ -37,6 +37,8 @@ export interface EntryCounts {
   skipped: number;
   /** Entries left out because their created time is unknown (contract §7). */
   unknownTime: number;
+  /** Matches left out because they lie inside a version-control folder (contract §27). */
+  vcs: number;
 }
 
 /** What a scan found. */
@@ -181,6 +183,7 @@ export function mergeShares(
   const entries = {
     skipped: outcomes.reduce((sum, o) => sum + o.entries.skipped, 0),
     unknownTime: outcomes.reduce((sum, o) => sum + o.entries.unknownTime, 0),
+    vcs: outcomes.reduce((sum, o) => sum + o.entries.vcs, 0),
   };
   const totals = outcomes.map((o) => o.collected.total);
   const total = stopped === null && totals.every((t) => t !== null)

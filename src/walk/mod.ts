@@ -21,4 +21,6 @@ export {
   type ScanTools,
 } from "./scan.ts";
 export { type Share, WHOLE } from "./shares.ts";
+export { TopK } from "./top_k.ts";
+export { insideVcs, VCS_FOLDERS } from "./vcs.ts";
 export { type StopReason, type WalkStats } from "./walk.ts";

@@ -12,6 +12,7 @@ import { Collector, type EntryCounts, type ScanOutcome } from "./collector.ts";
 import { compileExclusion } from "./exclusion.ts";
 import { compileFilter, type Match } from "./filter.ts";
 import { depthLimit, isWalkOrder, type SearchRequest } from "../query/mod.ts";
+import { insideVcs } from "./vcs.ts";
 import { walk, type WalkEntry, type WalkStats } from "./walk.ts";
 import { type Share, WHOLE } from "./shares.ts";
 
@@ -91,9 +92,21 @@ export async function scan(
   const startedAt = clock.now();
   const { root, start, after } = request;
   const { share } = plan;
-  const resolved = await onStartPath(start.path, () => resolveStart(fs, root, start.path, guard));
+  const exists = (path: string) => {
+    try {
+      resolveStart(fs, root, path, guard);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const resolved = await onStartPath(
+    start.path,
+    () => resolveStart(fs, root, start.path, guard),
+    exists,
+  );
   const walkStats: WalkStats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0, excluded: 0 };
-  const entries: EntryCounts = { skipped: 0, unknownTime: 0 };
+  const entries: EntryCounts = { skipped: 0, unknownTime: 0, vcs: 0 };
   const filter = compileFilter(request.filter);
   const collector = new Collector(request, plan.keepAll);
   if (filter.matchesNothing) return collector.finish({ complete: true }, walkStats, entries);
@@ -141,6 +154,11 @@ export async function scan(
     if (verdict === "noTime") entries.skipped++;
     else if (verdict === "unknownTime") entries.unknownTime++;
     else if (verdict !== "outside") {
+      // Inside a version-control folder (contract §27): left out, and counted.
+      if (!request.filter.includeVcs && insideVcs(entry.path, start.path)) {
+        entries.vcs++;
+        return false;
+      }
       const enough = collector.add(verdict);
       if (plan.onWorst) {
         const worst = collector.worst();
@@ -182,11 +200,15 @@ export async function scan(
 }
 
 /** Runs `fn`, turning a file-system error on the start path into our code. */
-async function onStartPath<T>(startPath: string, fn: () => T | Promise<T>): Promise<T> {
+async function onStartPath<T>(
+  startPath: string,
+  fn: () => T | Promise<T>,
+  exists?: (path: string) => boolean,
+): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (isFsError(err)) throw fromFsError(err, startPath);
+    if (isFsError(err)) throw fromFsError(err, startPath, exists);
     if (err instanceof LeftRootError) throw symlinkEscape(startPath);
     throw err;
   }

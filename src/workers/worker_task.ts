@@ -156,7 +156,7 @@ function hungOutcome(last: ScanProgress, boundary: string): ScanOutcome {
       skipped: 0,
       excluded: 0,
     },
-    entries: { skipped: 0, unknownTime: 0 },
+    entries: { skipped: 0, unknownTime: 0, vcs: 0 },
     hung: "now",
   };
 }

@@ -35,7 +35,7 @@ interface Answer {
 async function changesSince(conn: Connection, since: string): Promise<Answer> {
   const result = await conn.client.callTool({
     name: "fs.changes_since",
-    arguments: { since, includeDirectories: true, limit: 1000 },
+    arguments: { since, includeDirectories: true, expand: true, limit: 1000 },
   });
   assert.equal(result.isError, false, JSON.stringify(result.content));
   return result.structuredContent as unknown as Answer;

@@ -77,6 +77,7 @@ Deno.test({
     const got = await allChangesOf(server.conn, {
       since: clock,
       includeDirectories: true,
+      expand: true,
       exclude: [".git"],
     });
     assert.equal(got.freshInstance, false, got.reason);
@@ -106,7 +107,11 @@ Deno.test({
       Deno.renameSync(staging, tree.abs(`node_modules/pkg${p}`));
     }
     const after = snapshot(tree.root);
-    const got = await allChangesOf(server.conn, { since: clock, includeDirectories: true });
+    const got = await allChangesOf(server.conn, {
+      since: clock,
+      includeDirectories: true,
+      expand: true,
+    });
     assert.equal(got.freshInstance, false, got.reason);
     assertSameChanges(got.changes, before, after, "the install");
     assert.ok(got.changes.length >= 3000, `${got.changes.length} changes`);
@@ -143,7 +148,11 @@ Deno.test({
     }
     Deno.renameSync(tree.abs("a/f1.txt"), tree.abs("dirs/d0/moved.txt"));
     const after = snapshot(tree.root);
-    const got = await allChangesOf(server.conn, { since: clock, includeDirectories: true });
+    const got = await allChangesOf(server.conn, {
+      since: clock,
+      includeDirectories: true,
+      expand: true,
+    });
     assert.equal(got.freshInstance, false, got.reason);
     assertSameChanges(got.changes, before, after, "the renames");
     // Moved and moved back: no change at all.

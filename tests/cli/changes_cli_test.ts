@@ -21,15 +21,15 @@ Deno.test("cli changes: what changed since, the clock for next time, as printed"
   assert.match(lines[0]!, /^CHANGE\s+KIND\s+MODIFIED \(UTC\)\s+PATH$/);
   // Made a moment ago, both: created (their created times are since then).
   assert.match(first.stdout, /\ncreated\s+file\s+\S+ \S+\s+docs\/new\.md\n/);
-  assert.match(first.stdout, /removals and renames cannot be known \(one run of the command line/);
+  assert.match(first.stdout, /Removals and renames cannot be known \(one run of the command line/);
   const next = /^Next time: (.*)$/m.exec(first.stdout)?.[1];
   assert.ok(next, first.stdout);
-  const clock = /--since (fts1\.\S+)$/.exec(next)?.[1];
+  const clock = /--since (fts2\.\S+)$/.exec(next)?.[1];
   assert.ok(clock, next);
   // The clock works as printed: nothing made since it.
   const again = await cli("changes", tree.root, "--since", clock);
   assert.equal(again.code, 0, again.stderr);
-  assert.match(again.stdout, /^0 entries modified or created since /m);
+  assert.match(again.stdout, /^Found 0 files modified or created since /m);
   // JSON: the tool's structured result.
   const json = await cli("changes", tree.root, "--since", since, "--json", "-g", "**/*.md");
   const out = JSON.parse(json.stdout);
@@ -42,4 +42,14 @@ Deno.test("cli changes: what changed since, the clock for next time, as printed"
   const none = await cli("changes", tree.root);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /Give --since/);
+  // Its own help, with examples to paste (refused before: "'changes' does not take --help").
+  const help = await cli("changes", "--help");
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^file-time-search changes: /);
+  assert.match(help.stdout, /--since <clock\|time\|duration>/);
+  assert.match(help.stdout, /--expand/);
+  // A changes flag is not a search's.
+  const expand = await cli("search", tree.root, "--expand");
+  assert.equal(expand.code, 2);
+  assert.match(expand.stderr, /'search' does not take --expand/);
 });

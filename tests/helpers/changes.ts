@@ -17,10 +17,16 @@ export interface Changes {
   freshInstance: boolean;
   complete: boolean;
   reason?: string;
-  changes: (ServerChange & { sizeBytes: number | null; modifiedAt: string | null })[];
+  changes: (ServerChange & {
+    sizeBytes: number | null;
+    modifiedAt: string | null;
+    entries?: number;
+  })[];
   nextCursor: string | null;
   summary: string;
-  stats: { totalChanges?: number };
+  notes?: { code: string; message: string }[];
+  root: string;
+  stats: { totalChanges?: number; excluded?: number };
 }
 
 /** One changes call (it must not be an error). */

@@ -52,9 +52,13 @@ async function indexAnswers(client: Client, names: string[]): Promise<void> {
       roots: { index: Index }[];
     }).roots[0]!.index;
   await until(async () => ["ready", "off"].includes((await index()).state), "the index");
-  assert.equal((await index()).state, "ready", JSON.stringify(await index()));
+  const ready = await index();
+  assert.equal(ready.state, "ready", JSON.stringify(ready));
+  // The first search may have been answered by the index already (it gets ready in the
+  // background, sooner or later on a busy machine): this one must be.
+  const before = ready.answers?.index ?? 0;
   await client.callTool({ name: search!, arguments: { timeField: "modified" } });
-  assert.equal((await index()).answers?.index, 1, "the index answered");
+  assert.equal((await index()).answers?.index, before + 1, "the index answered");
 }
 
 /**

@@ -100,7 +100,7 @@ for (const index of ["off", "on"]) {
       );
       // The summary and the structured result say it, with the root on each match.
       const one = await conn.search({ timeField: "modified", root: "*", limit: 4 });
-      assert.match(textOf(one), /^Found 12 files; this page shows 4 \(sorted by modified desc\)/);
+      assert.match(textOf(one), /^Found 12 files; this page shows 4 \(newest first\)/);
       const first = (one.structuredContent as unknown as SearchOutput).matches[0]!;
       assert.equal(first.root, a.root);
     },

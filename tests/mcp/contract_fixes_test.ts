@@ -139,7 +139,7 @@ Deno.test({
     await using conn = await connect({ ALLOW_ROOTS: tree.root });
     const first = await conn.search({ timeField: "modified", glob: "*.md", limit: 3 });
     assert.equal(out(first).stats.totalMatches, 7);
-    assert.match(textOf(first), /^Found 7 files; this page shows 3 \(sorted by modified desc\)\./);
+    assert.match(textOf(first), /^Found 7 files; this page shows 3 \(newest first\)\./);
     const second = await conn.search({
       timeField: "modified",
       glob: "*.md",
@@ -150,7 +150,7 @@ Deno.test({
     assert.equal(out(second).stats.returned, 3);
     const all = await conn.search({ timeField: "modified", glob: "*.md" });
     assert.equal(out(all).stats.totalMatches, 7);
-    assert.match(textOf(all), /^Found 7 files \(sorted/);
+    assert.match(textOf(all), /^Found 7 files \(newest first\)/);
   },
 });
 

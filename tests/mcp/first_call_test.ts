@@ -73,7 +73,7 @@ Deno.test({
     await using conn = await connect({ ALLOW_ROOTS: tree.root, INDEX: "off" });
     const seen = seenWhole(await conn.search({ timeField: "modified", glob: "*.md" }));
     assert.equal(seen.matches.length, 0);
-    const note = seen.notes.find((n) => n.code === "GlobTopLevel");
+    const note = seen.notes?.find((n) => n.code === "GlobTopLevel");
     assert.ok(note, JSON.stringify(seen.notes));
     assert.match(note.message, /'\*\*\/\*\.md' matches at any depth/);
     // And that glob does find it.

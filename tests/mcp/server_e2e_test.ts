@@ -250,7 +250,7 @@ Deno.test({
     assert.equal(result.isError, false);
     assert.match(
       textOf(result, 0),
-      /^Found 2 files \(sorted by modified desc\)\. Window: from 2025-06-02 00:00 to 2025-06-05 00:00 local time \(UTC\)\. Server time: \d{4}-\d\d-\d\dT[\d:.]+Z \(\d{4}-\d\d-\d\d \d\d:\d\d in \S+, UTC[+-]\d\d:\d\d\)\.$/,
+      /^Found 2 files \(newest first\)\. Window: from 2025-06-02 00:00 to 2025-06-05 00:00 local time\. Server time: \d{4}-\d\d-\d\dT[\d:.]+Z \(\d{4}-\d\d-\d\d \d\d:\d\d in \S+, UTC[+-]\d\d:\d\d\)\.$/,
     );
     assert.deepEqual(JSON.parse(textOf(result, 1)), result.structuredContent);
     const out = result.structuredContent as {
@@ -341,23 +341,27 @@ Deno.test({
         : "not used yet",
       answers: { index: 0, walk: 0 },
     };
-    const { serverTime, timeZone, summary, localTime, memory, ...listed } = result
+    const { serverTime, timeZone, summary, memory, ...listed } = result
       .structuredContent as {
         serverTime: string;
         timeZone: { name: string; offset: string };
         summary: string;
-        localTime: string;
         memory: { rssBytes: number };
       };
-    // The summary line, word for word, for clients that show the model only this object.
-    assert.equal(summary, (result.content as { text: string }[])[0]!.text);
-    assert.match(summary, new RegExp(`\\(${localTime} in ${timeZone.name}, UTC`));
+    // The line people read: the summary, then the time (each fact once in the fields).
+    const line = (result.content as { text: string }[])[0]!.text;
+    assert.ok(line.startsWith(`${summary} Server time: ${serverTime} (`), line);
+    assert.match(
+      line,
+      new RegExp(` in ${timeZone.name}, UTC${timeZone.offset.replace("+", "\\+")}\\)\\.$`),
+    );
     assert.ok(memory.rssBytes > 0);
     // Each root's clock (contract §24): the run, the root; no journal position yet.
     const roots = (listed as { roots: { clock?: string }[] }).roots;
     const [clockA, clockB] = roots.map((r) => r.clock);
-    assert.match(clockA!, /^fts1\.[0-9a-f]{12}\.1\.-\.-\.[0-9a-z]+$/);
-    assert.match(clockB!, /^fts1\.[0-9a-f]{12}\.2\.-\.-\.[0-9a-z]+$/);
+    assert.match(clockA!, /^fts2\.[0-9a-f]{12}\.[0-9a-f]{8}\.-\.-\.[0-9a-z]+$/);
+    assert.match(clockB!, /^fts2\.[0-9a-f]{12}\.[0-9a-f]{8}\.-\.-\.[0-9a-z]+$/);
+    assert.notEqual(clockA!.split(".")[2], clockB!.split(".")[2], "each clock names its root");
     for (const r of roots) delete r.clock;
     assert.deepEqual(listed, {
       roots: [
@@ -402,7 +406,7 @@ Deno.test({
     assert.match(texts[0]!, /^info: file-time-search \d+\.\d+\.\d+: 1 root\(s\); limits: /);
     assert.match(
       texts[1]!,
-      /^info: search: Found 3 files \(sorted by modified desc\)\. Scanned \d+ files in \d+ folders, \d+ ms\. Answered by a walk \(INDEX=off\)\.$/,
+      /^info: search: Found 3 files \(newest first\)\. Scanned \d+ files in \d+ folders, \d+ ms\. Answered by a walk \(INDEX=off\)\.$/,
     );
     assert.equal(texts[2], "info: search refused: InvalidEnum.");
     for (const t of texts) assert.ok(!t.includes(tree.root), t);

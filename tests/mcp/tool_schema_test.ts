@@ -116,6 +116,7 @@ Deno.test("every default in SEARCH_INPUT_SCHEMA is what parseArguments() applies
     includeFiles: request.filter.includeFiles,
     includeDirectories: request.filter.includeDirectories,
     includeUnknownTime: request.filter.includeUnknownTime,
+    includeVcs: request.filter.includeVcs,
     sort: request.order,
     limit: request.limit,
   };

@@ -40,12 +40,12 @@ Deno.test({
     assert.doesNotMatch(summary, /^Found 20 files/);
     assert.match(
       summary,
-      /^Found more than 20 files; the total was not counted\. This page shows 20 \(sorted by modified desc\)\./,
+      /^Found more than 20 files; the total was not counted\. This page shows 20 \(newest first\)\./,
     );
     // A walk counts them all, and says so.
     await using off = await connect({ ALLOW_ROOTS: tree.root, INDEX: "off" });
     const walked = await off.search({ timeField: "modified", limit: 20 });
-    assert.match(textOf(walked), /^Found 60 files; this page shows 20 \(sorted/);
+    assert.match(textOf(walked), /^Found 60 files; this page shows 20 \(newest first\)/);
     assert.equal((walked.structuredContent as unknown as SearchOutput).stats.totalMatches, 60);
   },
 });
@@ -148,7 +148,7 @@ Deno.test({
     const counted = await s.conn.search({ timeField: "modified", limit: 20 });
     assert.equal((await s.info()).answers!.index, before + 1, "answered by the index");
     assert.equal((counted.structuredContent as unknown as SearchOutput).stats.totalMatches, 60);
-    assert.match(textOf(counted), /^Found 60 files; this page shows 20 \(sorted/);
+    assert.match(textOf(counted), /^Found 60 files; this page shows 20 \(newest first\)/);
     // A window too (the index reads only what lies inside it).
     const windowed = await s.conn.search({
       timeField: "modified",
@@ -170,6 +170,6 @@ Deno.test({
     assert.equal(pages.length, 3);
     assert.ok((await small.info()).answers!.index > before, "the index answered");
     assert.equal((page.structuredContent as unknown as SearchOutput).stats.totalMatches, 60);
-    assert.match(textOf(page), /^Found 60 files; this page shows 10 \(sorted/);
+    assert.match(textOf(page), /^Found 60 files; this page shows 10 \(newest first\)/);
   },
 });

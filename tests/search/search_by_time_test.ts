@@ -166,7 +166,9 @@ Deno.test("searchByTime() matches globs against root-relative paths", async () =
     e.search({ timeField: "modified", sort: "path_asc", glob, ...extra }).then(paths);
   assert.deepEqual(await search("**/*.md"), [".hidden.md", "a.md", "x/b.md", "x/y/c.md"]);
   assert.deepEqual(await search("*.md"), [".hidden.md", "a.md"]);
-  assert.deepEqual(await search(".*/*"), [".git/config"]);
+  // What lies inside .git is left out unless asked for (contract §27).
+  assert.deepEqual(await search(".*/*"), []);
+  assert.deepEqual(await search(".*/*", { includeVcs: true }), [".git/config"]);
   assert.deepEqual(await search("x/**"), ["x/b.md", "x/y/c.md", "x/y/c.txt"]);
   assert.deepEqual(await search("**/*.md", { path: "x" }), ["x/b.md", "x/y/c.md"]);
   assert.deepEqual(

@@ -203,8 +203,8 @@ Deno.test("respectIgnoreFiles: .ignore ranks above .gitignore, deeper files abov
     "deep/other.log",
     "keep.log",
   ]);
-  // Without the option, everything is listed, .git included.
-  const all = await ourFiles(tree.root, { respectIgnoreFiles: false });
+  // Without the option, everything is listed, .git's contents too when asked for (§27).
+  const all = await ourFiles(tree.root, { respectIgnoreFiles: false, includeVcs: true });
   assert.ok(all.includes(".git/HEAD") && all.includes("drop.log") && all.includes("secret/x.txt"));
 });
 

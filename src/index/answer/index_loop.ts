@@ -44,10 +44,11 @@ import { type JournalBounds, RootJournal } from "../journal/mod.ts";
  */
 export const INDEX_HEAP_SHARE = 0.4;
 /**
- * The share of the worker's heap limit the journal of changes may fill (contract §24): with
- * the index's and a scan's room, still below {@linkcode HEAP_FULL_SHARE}.
+ * The most bytes the journal of changes may hold (contract §24a), outside the heap: its
+ * columns take about 50 bytes a change and 40 a path (docs/benchmarks.md), so the default
+ * `CHANGES_MAX_ENTRIES` (1,000,000) fits with room for as many paths.
  */
-export const JOURNAL_HEAP_SHARE = 0.12;
+export const JOURNAL_MAX_BYTES = 160 * 1024 * 1024;
 /** Past this share of its heap limit in use, the worker drops its index at once. */
 export const HEAP_FULL_SHARE = 0.7;
 /** Answers whose folders keep changing under them are tried this often, then walked. */
@@ -136,8 +137,12 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       });
       if (maxEntries > 0) cache.record(true);
       const index = cache;
-      const maxBytes = Math.floor(heapLimit * JOURNAL_HEAP_SHARE);
-      journal ??= new RootJournal(index, base, { ...bounds, maxBytes }, () => clock.now());
+      journal ??= new RootJournal(
+        index,
+        base,
+        { ...bounds, maxBytes: JOURNAL_MAX_BYTES },
+        () => clock.now(),
+      );
       // Said when each round ends, so that fs.list_roots knows it without an answer.
       background ??= new BackgroundCheck(index, {
         share: checkShare,

@@ -40,6 +40,16 @@ export class HeldView {
     };
   }
 
+  /** The kind of the entry at `abs` as its folder's held listing has it, or `null`. */
+  kindOf(abs: string): number | null {
+    if (!abs.startsWith(this.#root + hostRules.sep)) return null;
+    const tree = this.#tree;
+    const { parent, name } = tree.parentOf(abs);
+    if (!tree.kept(parent)) return null;
+    const e = tree.find(parent, name);
+    return e < 0 ? null : tree.columns.kind[e]!;
+  }
+
   /**
    * The names in the folder at `abs` as the index last listed it (held, or kept from before
    * an event made it read again: names added since raised events), with whether each is a

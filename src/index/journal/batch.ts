@@ -31,6 +31,8 @@ interface Named {
   from?: string;
   made: boolean;
   before: Image | "unknown";
+  /** Its kind before, where `before` is not known but its kind is (contract §24a). */
+  kind: number | null;
 }
 
 /**
@@ -68,7 +70,11 @@ export function batchTouches(
     const abs = resolve(given);
     if (abs === null) return;
     let n = named.get(abs);
-    if (!n) named.set(abs, n = { named: !only, written, made, before: known.image(abs) });
+    if (!n) {
+      const before = known.image(abs);
+      const kind = before === "unknown" ? known.kindOf(abs) : null;
+      named.set(abs, n = { named: !only, written, made, before, kind });
+    }
     n.named ||= !only;
     n.written ||= written;
     n.made ||= made;
@@ -160,6 +166,7 @@ export function batchTouches(
     touches.push({
       path: rel(abs),
       before,
+      ...(before === "unknown" && n.kind !== null ? { kind: n.kind } : {}),
       after,
       written: n.written && !(after !== null && after.kind & DIR),
       ...(n.from === undefined ? {} : { from: rel(n.from) }),

@@ -1,22 +1,26 @@
 /**
- * The journal of one root's index (contract §24): what each batch of applied changes did
- * to each entry it touched, as an image of the entry after the batch (read from disk when
- * the batch was applied) and, for an entry's first touch, its image before (what the index
- * held then). Positions count batches; the state of any touched entry at any position from
- * the journal's start on is known, so the net change between two positions is exact:
- * created, removed, modified (or only written), and renamed when the move was seen as one
- * (batch.ts). Bounded in steps and in age: past either, the oldest positions are dropped
- * (the state at the new start becomes each entry's image before), and clocks before them
- * are too old.
+ * The journal of one root's index (contract §24, §24a): what each batch of applied changes
+ * did to each entry it touched, as an image of the entry after the batch (read from disk
+ * when the batch was applied) and, for an entry's first touch, its image before (what the
+ * index held then). Positions count batches; the state of any touched entry at any
+ * position from the journal's start on is known, so the net change between two positions
+ * is exact: created, removed, modified (or only written), and renamed when the move was
+ * seen as one (batch.ts). Kept compact: paths interned (path_table.ts), images and steps
+ * in columns outside the heap (journal_columns.ts). Bounded in steps, bytes and age: past
+ * any, the oldest positions are dropped (the state at the new start becomes each entry's
+ * image before), and clocks before them are too old.
  *
  * @module
  */
 import type { Image } from "./image.ts";
 import { Moves } from "./moves.ts";
-import { type Entry, type NetChange, stateAt, type Step, type Touch } from "./steps.ts";
-import { netChanges } from "./net_changes.ts";
+import type { NetChange, Touch } from "./steps.ts";
+import { NetView } from "./net_changes.ts";
+import { PathTable, ROOT_NODE } from "../store/mod.ts";
+import { ABSENT, JournalColumns, type Known, NOT_ENTRY } from "./journal_columns.ts";
+import { BatchTimes } from "./batch_times.ts";
 
-export type { NetChange, Touch };
+export type { NetChange, NetView, Touch };
 
 /** Options of {@linkcode Journal}. */
 export interface JournalOptions {
@@ -24,11 +28,7 @@ export interface JournalOptions {
   maxSteps: number;
   /** The oldest step kept, in ms (`CHANGES_MAX_AGE`). */
   maxAgeMs: number;
-  /**
-   * The most heap bytes kept, as {@linkcode Journal.bytes} estimates them: a share of the
-   * index worker's heap, so that the journal never takes the index (or the process) down.
-   * Default: no bound.
-   */
+  /** The most bytes kept, as {@linkcode Journal.bytes} counts them. Default: no bound. */
   maxBytes?: number;
   now: () => number;
   /**
@@ -37,29 +37,27 @@ export interface JournalOptions {
    * Default: every entry is held.
    */
   held?: (path: string) => boolean;
+  /**
+   * Paths known before the path table is rebuilt with only those still wanted, once it
+   * holds four times more than it needs.
+   *
+   * @default {4096}
+   */
+  compactAt?: number;
 }
-
-/** Estimated heap bytes of one entry besides its path, and of one step (docs/benchmarks.md). */
-const ENTRY_BYTES = 330;
-const STEP_BYTES = 250;
 
 /** One root's journal. */
 export class Journal {
   readonly #options: JournalOptions;
-  readonly #entries = new Map<string, Entry>();
-  /** Each batch kept: its position, when it was applied, and its steps. */
-  #batches: { pos: number; ms: number; steps: number }[] = [];
+  #paths = new PathTable();
+  #cols = new JournalColumns();
+  readonly #batches = new BatchTimes();
   #pos = 0;
   #start = Infinity;
   #startMs = Infinity;
-  #steps = 0;
-  #bytes = 0;
-
-  /** The names of the touched entries in each folder (root-relative, "" the root). */
-  readonly #children = new Map<string, Set<string>>();
+  /** Nodes that are entries of the journal. */
+  #entries = 0;
   readonly #moves = new Moves();
-  /** The entries a move went into (a step with `from`). */
-  readonly #movedInto = new Set<string>();
 
   constructor(options: JournalOptions) {
     this.#options = options;
@@ -77,12 +75,17 @@ export class Journal {
 
   /** Steps kept. */
   get steps(): number {
-    return this.#steps;
+    return this.#cols.next - this.#cols.first;
   }
 
-  /** Heap bytes kept, estimated. */
+  /** Entries known (touched, or remembered). */
+  get entries(): number {
+    return this.#entries;
+  }
+
+  /** Bytes held (all of them outside the heap but the moves'). */
   get bytes(): number {
-    return this.#bytes;
+    return this.#paths.bytes + this.#cols.bytes + this.#batches.bytes;
   }
 
   /**
@@ -90,8 +93,7 @@ export class Journal {
    * ready then, nothing lost since): from the last batch applied at or before it.
    */
   begin(atMs = this.#options.now()): void {
-    this.#start = this.#batches.find((b) => b.ms > atMs)?.pos ?? this.#pos + 1;
-    this.#start--;
+    this.#start = this.#batches.firstPos(this.#pos + 1, atMs) - 1;
     this.#startMs = atMs;
   }
 
@@ -104,36 +106,59 @@ export class Journal {
 
   /** The index forgot everything: nothing before now can be answered exactly. */
   clear(): void {
-    this.#entries.clear();
-    this.#children.clear();
-    this.#movedInto.clear();
-    this.#batches = [];
+    this.#paths = new PathTable();
+    this.#cols = new JournalColumns();
+    this.#batches.clear();
     this.#start = this.#startMs = Infinity;
-    this.#steps = this.#bytes = 0;
+    this.#entries = 0;
+  }
+
+  /** The node of the entry at `path`, or -1 when the journal does not know it. */
+  #entry(path: string): number {
+    const n = this.#paths.find(path);
+    return n >= 0 && this.#cols.base[n] !== NOT_ENTRY ? n : -1;
   }
 
   /** An entry's image now (after the last batch), or `undefined` when never touched. */
-  latest(path: string): Image | "unknown" | undefined {
-    const entry = this.#entries.get(path);
-    if (!entry) return undefined;
-    return entry.steps.length > 0 ? entry.steps.at(-1)!.image : entry.base;
+  latest(path: string): Known | undefined {
+    const n = this.#entry(path);
+    if (n < 0) return undefined;
+    const s = this.#cols.lastOf(n);
+    return s >= 0 ? this.#cols.imageOf(s) : this.#cols.baseOf(n);
   }
 
   /** An entry's image before its last step (`undefined` when never touched). */
-  beforeLast(path: string): Image | "unknown" | undefined {
-    const entry = this.#entries.get(path);
-    if (!entry) return undefined;
-    return entry.steps.length > 1 ? entry.steps.at(-2)!.image : entry.base;
+  beforeLast(path: string): Known | undefined {
+    const n = this.#entry(path);
+    if (n < 0) return undefined;
+    const last = this.#cols.lastOf(n);
+    const prev = last < 0 ? -1 : this.#cols.prevOf(last);
+    return prev >= 0 ? this.#cols.imageOf(prev) : this.#cols.baseOf(n);
+  }
+
+  /** An entry's kind now where its image is not known but its kind is, else `null`. */
+  kindOf(path: string): number | null {
+    const n = this.#entry(path);
+    if (n < 0) return null;
+    const s = this.#cols.lastOf(n);
+    return s >= 0 ? this.#cols.imageOf(s)?.kind ?? null : this.#cols.baseKindOf(n);
   }
 
   /** Whether the entry at `path` was not there when the journal first touched it. */
   madeHere(path: string): boolean {
-    return this.#entries.get(path)?.base === null;
+    const n = this.#entry(path);
+    return n >= 0 && this.#cols.base[n] === ABSENT;
   }
 
   /** The names of the entries it knows in folder `folder` ("" the root). */
-  childrenOf(folder: string): Iterable<string> {
-    return this.#children.get(folder) ?? [];
+  childrenOf(folder: string): string[] {
+    const f = this.#paths.find(folder);
+    if (f < 0) return [];
+    const names: string[] = [];
+    for (const n of this.#paths.children(f)) {
+      if (this.#cols.base[n] !== NOT_ENTRY) names.push(this.#paths.nameOf(n));
+    }
+    return names;
   }
 
   /** Moves seen, to place events the runtime still gives under a folder's old name. */
@@ -146,109 +171,114 @@ export class Journal {
    * it without an event (its folder's time moved), and the journal must still know it.
    */
   remember(path: string, image: Image): void {
-    if (!this.#entries.has(path)) this.#add(path, image);
+    if (this.#entry(path) < 0) this.#add(this.#paths.find(path, true), image);
   }
 
-  #add(path: string, base: Image | "unknown"): Entry {
-    const entry: Entry = { base, steps: [] };
-    this.#entries.set(path, entry);
-    this.#bytes += ENTRY_BYTES + 2 * path.length;
-    const at = path.lastIndexOf("/");
-    const folder = at < 0 ? "" : path.slice(0, at);
-    let names = this.#children.get(folder);
-    if (!names) this.#children.set(folder, names = new Set());
-    names.add(path.slice(at + 1));
-    return entry;
-  }
-
-  #delete(path: string): void {
-    this.#entries.delete(path);
-    this.#movedInto.delete(path);
-    this.#bytes -= ENTRY_BYTES + 2 * path.length;
-    const at = path.lastIndexOf("/");
-    const folder = at < 0 ? "" : path.slice(0, at);
-    const names = this.#children.get(folder);
-    names?.delete(path.slice(at + 1));
-    if (names?.size === 0) this.#children.delete(folder);
+  #add(n: number, base: Known, kind?: number): void {
+    this.#cols.nodes(this.#paths.size);
+    this.#cols.setBase(n, base, kind);
+    this.#entries++;
   }
 
   /** Keeps one batch's touches as the next position. */
   record(touches: readonly Touch[]): void {
     const pos = ++this.#pos;
     const ms = this.#options.now();
+    const cols = this.#cols;
     for (const t of touches) {
-      const entry = this.#entries.get(t.path) ?? this.#add(t.path, t.before);
+      const n = this.#paths.find(t.path, true);
+      cols.nodes(this.#paths.size);
+      if (cols.base[n] === NOT_ENTRY) this.#add(n, t.before, t.kind);
       if (t.after !== null) this.#moves.reused(t.path);
-      const step: Step = { pos, image: t.after, written: t.written };
+      let from = -1;
       if (t.from !== undefined) {
-        step.from = t.from;
-        this.#movedInto.add(t.path);
+        from = this.#paths.find(t.from, true);
+        cols.nodes(this.#paths.size);
+        cols.movedInto[n] = 1;
       }
-      entry.steps.push(step);
+      cols.push(pos, n, t.after, t.written, from);
     }
-    this.#steps += touches.length;
-    this.#bytes += STEP_BYTES * touches.length;
-    this.#batches.push({ pos, ms, steps: touches.length });
+    this.#batches.add(pos, ms, touches.length);
     this.#bound(ms);
   }
 
   /** The position the state at time `ms` is the state at, or `null` before the start. */
   positionAt(ms: number): number | null {
     if (ms < this.#startMs) return null;
-    let at = this.#start;
-    for (const batch of this.#batches) {
-      if (batch.ms > ms) break;
-      if (batch.pos > at) at = batch.pos;
-    }
-    return at;
+    return Math.max(this.#start, this.#batches.lastAtOrBefore(ms) ?? -Infinity);
   }
 
   /** When the state at position `pos` was (the time its batch was applied). */
   timeOf(pos: number): number {
-    let ms = this.#startMs;
-    for (const batch of this.#batches) {
-      if (batch.pos > pos) break;
-      ms = Math.max(ms, batch.ms);
-    }
-    return ms;
+    return Math.max(this.#startMs, this.#batches.timeOf(pos) ?? -Infinity);
   }
 
-  /** The net change of every entry between positions `since` and `until` (unsorted). */
-  between(since: number, until: number): NetChange[] {
-    return netChanges(this.#entries, this.#movedInto, since, until);
+  /** `read` given the net changes between positions `since` and `until`. */
+  between<T>(since: number, until: number, read: (view: NetView) => T): T {
+    try {
+      return read(new NetView(this.#paths, this.#cols, since, until));
+    } finally {
+      this.#paths.forgetPaths();
+    }
   }
 
   /** Drops the oldest batches past the bounds; their last state becomes each entry's base. */
   #bound(now: number): void {
     const { maxSteps, maxAgeMs } = this.#options;
     const maxBytes = this.#options.maxBytes ?? Infinity;
-    const oldest = this.#batches[0]?.ms ?? now;
-    if (this.#steps <= maxSteps && this.#bytes <= maxBytes && oldest >= now - maxAgeMs) return;
+    const steps = this.steps;
+    const bytes = this.bytes;
+    const oldest = this.#batches.oldestMs() ?? now;
+    if (steps <= maxSteps && bytes <= maxBytes && oldest >= now - maxAgeMs) return;
     // Drop a tenth at once (not a pass per batch): by steps, or by bytes at their average.
-    const share = Math.min(1, maxSteps / this.#steps, maxBytes / this.#bytes);
-    const keep = Math.floor(this.#steps * share * 0.9);
-    let drop = 0;
-    let steps = this.#steps;
-    while (
-      drop < this.#batches.length &&
-      (steps > keep || this.#batches[drop]!.ms < now - maxAgeMs)
-    ) steps -= this.#batches[drop++]!.steps;
-    if (drop === 0) return;
-    const { pos: upTo, ms: upToMs } = this.#batches[drop - 1]!;
-    this.#batches = this.#batches.slice(drop);
-    this.#start = Math.max(this.#start, upTo);
-    this.#startMs = Math.max(this.#startMs, upToMs);
+    const share = Math.min(1, maxSteps / steps, maxBytes / bytes);
+    const upTo = this.#batches.dropFront(Math.floor(steps * share * 0.9), now - maxAgeMs);
+    if (upTo === null) return;
+    this.#start = Math.max(this.#start, upTo.pos);
+    this.#startMs = Math.max(this.#startMs, upTo.ms);
+    const cols = this.#cols;
+    const end = cols.firstAbove(upTo.pos);
+    for (let s = cols.first; s < end; s++) cols.baseFromStep(cols.stepNode[s - cols.offset]!, s);
+    cols.first = end;
+    // Gone, or held by the index: nothing to keep. Else it is known only here.
     const held = this.#options.held ?? (() => true);
-    for (const [path, entry] of this.#entries) {
-      const kept = entry.steps.filter((s) => s.pos > upTo);
-      if (kept.length === 0 && entry.steps.length === 0 && held(path)) this.#delete(path);
-      if (kept.length === entry.steps.length) continue;
-      entry.base = stateAt(entry, upTo);
-      this.#steps -= entry.steps.length - kept.length;
-      this.#bytes -= STEP_BYTES * (entry.steps.length - kept.length);
-      entry.steps = kept;
-      // Gone, or held by the index: nothing to keep. Else it is known only here.
-      if (kept.length === 0 && (entry.base === null || held(path))) this.#delete(path);
+    for (let n = 1; n < this.#paths.size; n++) {
+      const base = cols.base[n];
+      if (base === NOT_ENTRY || cols.lastOf(n) >= 0) continue;
+      if (base === ABSENT || held(this.#paths.pathOf(n))) {
+        cols.base[n] = NOT_ENTRY;
+        cols.movedInto[n] = 0;
+        this.#entries--;
+      }
     }
+    this.#paths.forgetPaths();
+    const at = this.#options.compactAt ?? 4096;
+    if (this.#paths.size > at && this.#paths.size > 4 * (this.#entries + this.steps)) {
+      this.#compact();
+    }
+  }
+
+  /** Keeps only the nodes still wanted (entries, steps' sources, and their folders). */
+  #compact(): void {
+    const cols = this.#cols;
+    const wanted = new Uint8Array(this.#paths.size);
+    for (let n = 0; n < this.#paths.size; n++) wanted[n] = cols.base[n] === NOT_ENTRY ? 0 : 1;
+    for (let s = cols.first; s < cols.next; s++) {
+      const from = cols.fromOf(s);
+      if (from >= 0) wanted[from] = 1;
+    }
+    const into = new JournalColumns();
+    const map = new Int32Array(this.#paths.size).fill(-1);
+    const table = this.#paths.rebuilt((n) => wanted[n] === 1, (from, to) => {
+      map[from] = to;
+    });
+    into.nodes(table.size);
+    for (let n = 0; n < this.#paths.size; n++) {
+      if (map[n]! >= 0) cols.moveNode(n, into, map[n]!);
+    }
+    into.base[ROOT_NODE] = cols.base[ROOT_NODE]!;
+    cols.renumber(map, into);
+    this.#paths = table;
+    this.#cols = into;
   }
 }

@@ -1,15 +1,19 @@
 /**
- * A `fs.changes_since` question put to a root's journal, and its answer (contract §24):
- * the net changes between two positions, under the call's `path`, kept by its kinds, glob,
- * excludes and ignore files as a walk keeps entries, in path order, a page after a path.
+ * A `fs.changes_since` question put to a root's journal, and its answer (contract §24,
+ * §24a, §27): the net changes between two positions, under the call's `path`, kept by its
+ * kinds, glob, excludes and ignore files as a walk keeps entries, what lies inside
+ * version-control folders left out and counted, a folder moved or removed as a whole given
+ * as one entry (unless `expand`), in path order, a page after a path. The changes are read
+ * one at a time and only the page's are kept.
  *
  * @module
  */
 import type { FsPort } from "../../ports/mod.ts";
-import type { Filter } from "../../query/mod.ts";
-import { compileExclusion, compileFilter } from "../../walk/mod.ts";
+import { comparePaths, type Filter } from "../../query/mod.ts";
+import { compileExclusion, compileFilter, insideVcs, TopK } from "../../walk/mod.ts";
 import { DIR } from "../store/mod.ts";
-import type { Journal, NetChange } from "./journal.ts";
+import type { Journal, NetChange, NetView } from "./journal.ts";
+import type { NodeChange } from "./net_changes.ts";
 
 /** What a changes call asks a root's journal. */
 export interface JournalQuery {
@@ -20,6 +24,8 @@ export interface JournalQuery {
   /** Root-relative folder or file the changes lie at or under ("" for the whole root). */
   startPath: string;
   filter: Filter;
+  /** Each entry under a folder moved or removed as a whole, not the folder alone (§24a). */
+  expand: boolean;
   /** Changes after this path only (the page before ended there). */
   after: string | null;
   limit: number;
@@ -34,6 +40,8 @@ export interface ChangeRecord {
   modified: number | null;
   created: number | null;
   previousPath?: string;
+  /** A folder moved or removed as a whole: the changes below it it stands for. */
+  entries?: number;
 }
 
 /** The journal's answer: a page of changes, or why it cannot say (a fresh instance). */
@@ -48,6 +56,13 @@ export type JournalAnswer =
     /** Changes of the whole query, every page, and of each kind. */
     total: number;
     counts: Record<NetChange["change"], number>;
+    /** Changes left out inside version-control folders (contract §27). */
+    vcs: number;
+    /**
+     * Changes listed one by one that lie in a folder moved or removed as a whole, which
+     * would be one entry with folders asked for (a files-only answer lists no folder).
+     */
+    inWholeFolders: number;
     /** A later page holds more. */
     more: boolean;
   };
@@ -70,70 +85,102 @@ export function askJournal(
     return { fresh: "the clock is not one of this index's" };
   }
   const sinceMs = "ms" in query.since ? query.since.ms : journal.timeOf(since);
-  const filter = compileFilter({ ...query.filter, from: null, to: null });
-  const exclusion = compileExclusion(query.filter, fs, rootReal);
-  const start = query.startPath;
+  return journal.between(since, until, (view) => ({
+    since,
+    sinceMs,
+    until,
+    ...answer(view, query, fs, rootReal),
+  }));
+}
+
+function answer(view: NetView, query: JournalQuery, fs: FsPort, rootReal: string) {
+  const { filter: given, startPath: start, expand } = query;
+  const filter = compileFilter({ ...given, from: null, to: null });
+  const folders = compileFilter({ ...given, from: null, to: null, includeDirectories: true });
+  const exclusion = compileExclusion(given, fs, rootReal);
+  const isDirectory = (c: NetChange) => c.kind !== null && (c.kind & DIR) !== 0;
   const under = (path: string) => start === "" || path === start || path.startsWith(start + "/");
+  /** Whether the query lists change `c` (with `kinds`: its kinds, else folders too). */
+  const lists = (c: NetChange, kinds = filter) =>
+    under(c.path) && kinds.wants(c.path, isDirectory(c)) &&
+    !exclusion?.excludesStart(c.path, isDirectory(c)) &&
+    (given.includeVcs || !insideVcs(c.path, start));
+  const listed = new Map<number, boolean>(); // folders, as asked about
+  const listsFolder = (c: NodeChange) => {
+    let yes = listed.get(c.node);
+    if (yes === undefined) listed.set(c.node, yes = lists(c));
+    return yes;
+  };
   const counts = { created: 0, modified: 0, removed: 0, renamed: 0 };
-  const later: NetChange[] = [];
+  const page = new TopK<NodeChange>(query.limit + 1, (a, b) => comparePaths(a.path, b.path));
+  const folded = new Map<number, number>();
   let total = 0;
-  for (const c of journal.between(since, until)) {
-    const isDirectory = c.image !== null && c.image !== "unknown" && (c.image.kind & DIR) !== 0;
-    if (!under(c.path) || !filter.wants(c.path, isDirectory)) continue;
-    if (exclusion?.excludesStart(c.path, isDirectory)) continue;
+  let vcs = 0;
+  let inWholeFolders = 0;
+  for (const c of view.changes()) {
+    if (!under(c.path) || !filter.wants(c.path, isDirectory(c))) continue;
+    if (exclusion?.excludesStart(c.path, isDirectory(c))) continue;
+    if (!given.includeVcs && insideVcs(c.path, start)) {
+      vcs++;
+      continue;
+    }
+    if (!expand) {
+      const top = wholeFolder(view, c, listsFolder);
+      if (top !== null) {
+        folded.set(top, (folded.get(top) ?? 0) + 1);
+        continue;
+      }
+      if (!given.includeDirectories && wholeFolder(view, c, (f) => lists(f, folders)) !== null) {
+        inWholeFolders++;
+      }
+    }
     total++;
     counts[c.change]++;
-    if (query.after === null || c.path > query.after) later.push(c);
+    if (query.after === null || c.path > query.after) page.add(c);
   }
-  const changes = firstByPath(later, query.limit).map(record);
-  const more = later.length > query.limit;
-  return { since, sinceMs, until, changes, total, counts, more };
+  const first = page.sorted();
+  const more = first.length > query.limit;
+  const changes = first.slice(0, query.limit).map((c) => record(c, folded.get(c.node)));
+  return { changes, total, counts, vcs, inWholeFolders, more };
 }
 
 /**
- * The first `k` changes by path, in path order: sorted whole when there are few, else
- * through a bounded heap (a page of 100 from 100,000 changes costs no sort of them all).
+ * The topmost folder above `c` that was moved or removed as a whole with it and that the
+ * query lists, or `null`: each folder between moved (or removed) too, the same way, and
+ * `c`, if moved, as it was before the move (an entry changed after it is listed itself).
  */
-function firstByPath(changes: NetChange[], k: number): NetChange[] {
-  const byPath = (a: NetChange, b: NetChange) => (a.path < b.path ? -1 : 1);
-  if (changes.length <= 8 * k) return changes.sort(byPath).slice(0, k);
-  const heap: NetChange[] = []; // the k smallest so far, the largest at the top
-  const above = (i: number, j: number) => heap[i]!.path > heap[j]!.path;
-  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
-  for (const c of changes) {
-    if (heap.length < k) {
-      heap.push(c);
-      for (let i = heap.length - 1; i > 0 && above(i, (i - 1) >> 1); i = (i - 1) >> 1) {
-        swap(i, (i - 1) >> 1);
-      }
-    } else if (c.path < heap[0]!.path) {
-      heap[0] = c;
-      for (let i = 0;;) {
-        const l = 2 * i + 1;
-        let top = i;
-        if (l < k && above(l, top)) top = l;
-        if (l + 1 < k && above(l + 1, top)) top = l + 1;
-        if (top === i) break;
-        swap(i, top);
-        i = top;
-      }
-    }
+function wholeFolder(
+  view: NetView,
+  c: NodeChange,
+  lists: (folder: NodeChange) => boolean,
+): number | null {
+  if (c.change !== "removed" && !(c.change === "renamed" && c.unchanged)) return null;
+  let top: number | null = null;
+  for (let p = view.parentOf(c.node); p > 0; p = view.parentOf(p)) {
+    const f = view.changeOf(p);
+    if (f === null || f.change !== c.change || f.kind === null || (f.kind & DIR) === 0) break;
+    if (
+      c.change === "renamed" &&
+      f.previousPath + c.path.slice(f.path.length) !== c.previousPath
+    ) break;
+    if (lists(f)) top = p;
   }
-  return heap.sort(byPath);
+  return top;
 }
 
 /** A net change as a call gives it. */
-function record(net: NetChange): ChangeRecord {
+function record(net: NetChange, entries: number | undefined): ChangeRecord {
+  // A removed entry's image is the last the journal or the index had of it (§24a).
   const image = net.image === "unknown" ? null : net.image;
-  const isDirectory = image !== null && (image.kind & DIR) !== 0;
-  const gone = net.change === "removed";
+  const isDirectory = net.kind !== null && (net.kind & DIR) !== 0;
   return {
     path: net.path,
     change: net.change,
     isDirectory,
-    sizeBytes: gone || image === null || isDirectory ? null : image.size,
-    modified: gone || image === null || Number.isNaN(image.mtime) ? null : image.mtime,
-    created: gone || image === null || Number.isNaN(image.birth) ? null : image.birth,
+    sizeBytes: image === null || isDirectory ? null : image.size,
+    modified: image === null || Number.isNaN(image.mtime) ? null : image.mtime,
+    created: image === null || Number.isNaN(image.birth) ? null : image.birth,
     ...(net.previousPath === undefined ? {} : { previousPath: net.previousPath }),
+    ...(entries === undefined ? {} : { entries }),
   };
 }

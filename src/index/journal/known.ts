@@ -12,7 +12,7 @@ import { hostRules } from "../../security/mod.ts";
 import { DIR } from "../store/mod.ts";
 import type { HeldView } from "../cache/mod.ts";
 import type { Image } from "./image.ts";
-import type { Journal } from "./journal.ts";
+import type { Journal, Touch } from "./journal.ts";
 
 /** The journal and the held tree, asked together. */
 export class Known {
@@ -67,6 +67,24 @@ export class Known {
       up = cut < 0 ? "" : up.slice(0, cut);
     }
     return "unknown";
+  }
+
+  /**
+   * The kind of the entry at `abs` as known now, where its image is not (its stat was not
+   * held, but its folder's listing says what it is), or `null`.
+   */
+  kindOf(abs: string): number | null {
+    const image = this.image(abs);
+    if (image === null) return null;
+    if (image !== "unknown") return image.kind;
+    return this.#journal.kindOf(this.rel(abs)) ?? this.#view.kindOf(abs);
+  }
+
+  /** What a batch did to the entry at `abs`: from as known now to `after`. */
+  touch(abs: string, after: Image, written = false): Touch {
+    const before = this.image(abs);
+    const kind = before === "unknown" ? this.kindOf(abs) : null;
+    return { path: this.rel(abs), before, after, written, ...(kind === null ? {} : { kind }) };
   }
 
   /** Whether the folder at `abs` is known (held, or touched and there). */

@@ -166,9 +166,8 @@ export class RootJournal {
     const now = lstatImage(lstat, abs);
     const touches: Touch[] = abs === this.#cache.root
       ? [] // the root itself is no entry of it
-      : [{ path: known.rel(abs), before: known.image(abs), after: now, written: false }];
-    const add = (path: string, after: Image) =>
-      touches.push({ path: known.rel(path), before: known.image(path), after, written: false });
+      : [known.touch(abs, now)];
+    const add = (path: string, after: Image) => touches.push(known.touch(path, after));
     if (now === null || !(now.kind & DIR)) {
       for (const path of known.below(abs)) add(path, null);
     } else {
@@ -217,12 +216,7 @@ export class RootJournal {
         const thought = known.image(path) === null ? [] : [path];
         for (const gone of [...thought, ...known.below(path, false, true)]) {
           if (lstatImage(lstat, gone) !== null) continue;
-          touches.push({
-            path: known.rel(gone),
-            before: known.image(gone),
-            after: null,
-            written: false,
-          });
+          touches.push(known.touch(gone, null));
         }
       }
     }
@@ -241,12 +235,7 @@ export class RootJournal {
       // And what it was thought to hold, moved or removed before the watch could say so.
       for (const path of known.below(folder)) {
         if (there.has(path) || lstatImage(lstat, path) !== null) continue;
-        touches.push({
-          path: known.rel(path),
-          before: known.image(path),
-          after: null,
-          written: false,
-        });
+        touches.push(known.touch(path, null));
       }
     }
     this.#appeared.clear();

@@ -1,27 +1,10 @@
 /**
- * What a journal keeps of one entry (contract §24): its image before its first kept step,
- * and its image after each batch that touched it; what one batch did to one entry; and
- * the net change of one entry between two positions.
+ * What one batch did to one entry, as a journal takes it (contract §24), and the net change
+ * of one entry between two positions, as a journal gives it.
  *
  * @module
  */
 import type { Image } from "./image.ts";
-
-/** One entry's image after one batch. */
-export interface Step {
-  pos: number;
-  image: Image;
-  /** Named by an event that writes (not only its folder's listing changed). */
-  written: boolean;
-  /** Renamed here from this path (one rename event named both). */
-  from?: string;
-}
-
-/** One touched entry: its image before its first kept step ("unknown": not held then). */
-export interface Entry {
-  base: Image | "unknown";
-  steps: Step[];
-}
 
 /** What one batch did to one entry. */
 export interface Touch {
@@ -29,6 +12,8 @@ export interface Touch {
   path: string;
   /** As the index held it before the batch; "unknown" when it held no stat of it. */
   before: Image | "unknown";
+  /** Its kind before the batch when `before` is "unknown" but the kind is known. */
+  kind?: number;
   after: Image;
   written: boolean;
   from?: string;
@@ -40,11 +25,7 @@ export interface NetChange {
   change: "created" | "modified" | "removed" | "renamed";
   /** Its image at the later position; for a removed entry, at the earlier one. */
   image: Image | "unknown";
+  /** Its kind (of that image), where known: an image not known may still know it. */
+  kind: number | null;
   previousPath?: string;
-}
-
-/** An entry's image at position `pos`: its last step's at or before it, else its base. */
-export function stateAt(entry: Entry, pos: number): Image | "unknown" {
-  const step = entry.steps.findLast((s) => s.pos <= pos);
-  return step ? step.image : entry.base;
 }

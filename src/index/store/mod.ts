@@ -13,3 +13,5 @@ export { birthTime, entriesOf, infoOf, recordInfo, reusedInfo } from "./entry_in
 export { FolderTree } from "./folder_tree.ts";
 export { namesBytes } from "./memory_cost.ts";
 export { boundBelow } from "./subtree_times.ts";
+export { type Column, grown } from "./typed_growth.ts";
+export { PathTable, ROOT_NODE } from "./path_table.ts";
