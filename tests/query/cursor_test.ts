@@ -255,6 +255,7 @@ Deno.test("decodeCursor() error messages never echo the cursor's path", () => {
 interface HashInput {
   exclude?: string[];
   respectIgnoreFiles?: boolean;
+  includeVcs?: boolean;
   root: SearchRequest["root"];
   path: string;
   timeField: SearchRequest["filter"]["timeField"];
