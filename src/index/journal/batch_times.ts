@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Column, grown } from "../store/mod.ts";
+import { type Column, firstAbove, grown } from "../store/mod.ts";
 
 /** The batches kept, oldest first. */
 export class BatchTimes {
@@ -53,14 +53,8 @@ export class BatchTimes {
 
   /** When the last batch at or before position `pos` was applied, or `null` when none. */
   timeOf(pos: number): number | null {
-    let lo = this.#head;
-    let hi = this.#tail;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#pos[mid]! > pos) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo > this.#head ? this.#ms[lo - 1]! : null;
+    const i = firstAbove(this.#pos, this.#head, this.#tail, pos);
+    return i > this.#head ? this.#ms[i - 1]! : null;
   }
 
   /**
@@ -79,14 +73,7 @@ export class BatchTimes {
 
   /** The index of the first batch applied after `ms` (`tail` when none). */
   #firstAfter(ms: number): number {
-    let lo = this.#head;
-    let hi = this.#tail;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#ms[mid]! > ms) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    return firstAbove(this.#ms, this.#head, this.#tail, ms);
   }
 
   #room(): void {

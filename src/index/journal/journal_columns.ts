@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Column, grown } from "../store/mod.ts";
+import { type Column, firstAbove, grown } from "../store/mod.ts";
 import type { Image, Seen } from "./image.ts";
 
 /** A node's base: not an entry of the journal, absent, as seen, or not known. */
@@ -233,14 +233,8 @@ export class JournalColumns {
 
   /** The first kept step whose position is above `pos` (`next` when none). */
   firstAbove(pos: number): number {
-    let lo = this.first;
-    let hi = this.next;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.stepPos[mid - this.offset]! > pos) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    const at = firstAbove(this.stepPos, this.first - this.offset, this.next - this.offset, pos);
+    return at + this.offset;
   }
 
   /** Room for one more step: the dropped ones let go, else longer columns. */
