@@ -57,15 +57,20 @@ export async function benchChanges(root: string, fdMs: number, size: string): Pr
     const t0 = performance.now();
     const r = await client.callTool({ name: "fs.changes_since", arguments: { since, limit } });
     const ms = performance.now() - t0;
-    const out = r.structuredContent as { freshInstance: boolean; stats: { totalChanges?: number } };
+    const out = r.structuredContent as {
+      clock: string;
+      freshInstance: boolean;
+      stats: { totalChanges?: number };
+    };
     if (r.isError || out.freshInstance) {
       throw new Error(`not from the journal: ${JSON.stringify(r).slice(0, 500)}`);
     }
-    return { ms, total: out.stats.totalChanges ?? 0 };
+    return { ms, total: out.stats.totalChanges ?? 0, clock: out.clock };
   };
   const files = someFiles(root, FILES);
   let made = 0;
   let recent = first;
+  let barrier = first; // each barrier asks since the one before: it costs its own changes
   console.log(`### The journal on the ${size} tree, with the start task's flags\n`);
   console.log(
     "| changes | since the first clock (net changes, first page) | x fd | since a clock 1,000 changes back | x fd | journal steps | journal MB | bytes a change | index worker MB | server RSS MB |",
@@ -77,7 +82,7 @@ export async function benchChanges(root: string, fdMs: number, size: string): Pr
       const file = files[made % files.length]!;
       const { atime, mtime } = Deno.statSync(file);
       Deno.utimeSync(file, atime!, mtime!);
-      if ((made + 1) % STEP === 0) await changesCall(recent, 1); // a barrier: the journal keeps up
+      if ((made + 1) % STEP === 0) barrier = (await changesCall(barrier, 1)).clock; // it keeps up
     }
     const whole: number[] = [];
     const last: number[] = [];
