@@ -15,7 +15,7 @@ import { runTask, spawnSandboxed, type Task, type TaskOptions } from "../workers
 import type { SearchRequest } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
 import type { Calls } from "./call_gate.ts";
-import { DEFAULT_QUEUE_LIMIT, RootWatch } from "./watch/mod.ts";
+import { DEFAULT_QUEUE_LIMIT, RootWatch, writeFailure } from "./watch/mod.ts";
 import { FILL_ATTEMPTS, FILL_TIMEOUT_MS, fillRequest, startFeed } from "./fill/mod.ts";
 import {
   fillFailure,
@@ -116,10 +116,10 @@ export class RootKeeper {
       Deno.removeSync(cookies, { recursive: true });
     } catch { /* not there yet */ }
     try {
-      Deno.mkdirSync(cookies, { recursive: true });
+      // Owner only, the private folder too if it was removed from outside (contract §13).
+      Deno.mkdirSync(cookies, { recursive: true, mode: 0o700 });
     } catch (err) {
-      const why = err instanceof Error ? err.name : "error";
-      return this.#stop(root, `its private folder could not be made (${why})`);
+      return this.#stop(root, `its private folder could not be made (${writeFailure(err)})`);
     }
     root.watch = new RootWatch({
       url: this.#options.watchWorkerUrl ?? WORKER_MODULES.watch,

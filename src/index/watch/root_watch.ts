@@ -86,7 +86,7 @@ export class RootWatch {
       } else if (report.type === "failed") {
         const reason = `the watch failed: ${report.reason}`;
         events.lost(reason, report.retry ?? true);
-      } else events.lost(`the watch broke: ${report.reason}`, true);
+      } else events.lost(`the watch broke: ${report.reason}`, report.soon ? "soon" : true);
     };
     this.#worker.onerror = (event) => {
       event.preventDefault();

@@ -43,7 +43,7 @@ export interface ProbeIo {
 }
 
 const denoIo: ProbeIo = {
-  makeFolder: (path) => Deno.mkdirSync(path),
+  makeFolder: (path) => Deno.mkdirSync(path, { mode: 0o700 }),
   writeFile: (path) => Deno.writeFileSync(path, new Uint8Array()),
   removeFolder: (path) => Deno.removeSync(path, { recursive: true }),
   later: (then, ms) => setTimeout(then, ms),

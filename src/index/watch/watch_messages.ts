@@ -59,8 +59,11 @@ export type WatchReport =
    */
   | { type: "failed"; reason: string; retry?: boolean }
   | ({ type: "changes"; changes: Change[]; rescan: boolean } & LagNews)
-  /** The watcher broke after it was ready: changes may have been lost. */
-  | { type: "error"; reason: string }
+  /**
+   * The watcher broke after it was ready: changes may have been lost; `soon`: it may be set
+   * up again at once (its private folder was removed from outside: made again).
+   */
+  | { type: "error"; reason: string; soon?: boolean }
   /**
    * Barrier `id` passed: every change before it has been sent; `root`: what the watch
    * rests on then (watch_plan.ts `planIdentity`), to tell it is still in place.
@@ -86,6 +89,18 @@ export function folderIdentity(path: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Why a write in the server's private folder failed, in words without a path: `ENOSPC` there
+ * is a full temp folder, not the watch limit (raising that would fix nothing).
+ */
+export function writeFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/ENOSPC|No space left/i.test(message)) {
+    return "the temp folder is full (no space left on its device)";
+  }
+  return watchFailure(err);
 }
 
 /** Why a watch failed, in words without paths. */

@@ -7,7 +7,9 @@
  * root is read for such links (names and kinds only, and each link's real path); a root with
  * one is watched in parts: every folder on the way from the root to a link out is left
  * unwatched (its listing and its entries' stats are read from disk by every scan), and each
- * of their other subfolders is watched whole. A FIFO or device file is met the same way: the
+ * of their other subfolders is watched whole. A link to a folder inside the root is followed
+ * by the runtime's watch too: one that leads to a link out (or a FIFO) is a way out itself,
+ * its folder left unwatched like the link out's. A FIFO or device file is met the same way: the
  * runtime's watcher opens every path an event names (and opening a FIFO blocks it), so the
  * folder that holds one, and those on its way, are left unwatched. Too many parts (the
  * runtime compares every event with each watched path, opening both) and the root walks.
@@ -38,6 +40,8 @@ export interface WatchPlan {
   unwatched: string[];
   /** Why: the links out and the FIFOs and device files found. */
   why: ReadFromDisk;
+  /** What the watch must not reach: the links out, FIFOs and device files (their paths). */
+  reach: string[];
 }
 
 /** A plan, or why the root cannot be watched without reaching outside it. */
@@ -48,7 +52,12 @@ export const WATCH_FOLLOWS_LINKS = Deno.build.os !== "darwin";
 
 /** Plans the watch of the root at real path `root`. */
 export function planWatch(root: string): Planned {
-  const whole = { parts: [root], unwatched: [], why: { linksOut: 0, specialFiles: 0 } };
+  const whole = {
+    parts: [root],
+    unwatched: [],
+    why: { linksOut: 0, specialFiles: 0 },
+    reach: [],
+  };
   const found = reachOf(root, root, Infinity);
   // Where the watch does not follow links, only FIFOs and devices are kept from it.
   const outs = WATCH_FOLLOWS_LINKS ? found.outs : [];
@@ -82,15 +91,17 @@ export function planWatch(root: string): Planned {
     };
   }
   const why = { linksOut: outs.length, specialFiles: specials.length };
-  return { plan: { parts, unwatched: [...unwatched].sort(), why } };
+  return { plan: { parts, unwatched: [...unwatched].sort(), why, reach: [...outs, ...specials] } };
 }
 
 /** What the watch must not reach at or below a path (`reachOf`). */
 interface Reach {
-  /** Links to folders outside the root. */
+  /** Links to folders outside the root, and links to folders inside it that lead to those. */
   outs: string[];
   /** FIFOs and device files (`isSpecial`). */
   specials: string[];
+  /** Links to folders inside the root: each path, and its folder's real path. */
+  inner: { path: string; target: string }[];
 }
 
 /**
@@ -98,8 +109,32 @@ interface Reach {
  * there (and links to them), at most about `most` of both: one lstat of `start`, then names
  * and kinds of each folder; an entry of no known kind is lstat'ed, never opened.
  */
-export function reachOf(start: string, root: string, most: number): Reach {
-  const found: Reach = { outs: [], specials: [] };
+export function reachOf(
+  start: string,
+  root: string,
+  most: number,
+  /** What the watch must not reach elsewhere in the root (a plan's `reach`). */
+  known: readonly string[] = [],
+): Reach {
+  const found: Reach = { outs: [], specials: [], inner: [] };
+  const walked = walkReach(start, root, most, found);
+  // A link to a folder inside the root is followed by the runtime's watch: it leads out when
+  // something the watch must not reach lies in its folder (through such links too).
+  const bad = [...known, ...walked.outs, ...walked.specials];
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const link of walked.inner) {
+      if (bad.includes(link.path) || !bad.some((b) => isWithin(link.target, b))) continue;
+      walked.outs.push(link.path);
+      bad.push(link.path);
+      changed = true;
+    }
+  }
+  return walked;
+}
+
+/** `reachOf`'s walk: links, FIFOs and devices at or below `start`, no link followed. */
+function walkReach(start: string, root: string, most: number, found: Reach): Reach {
   let info: Deno.FileInfo;
   try {
     info = Deno.lstatSync(start);
@@ -107,8 +142,8 @@ export function reachOf(start: string, root: string, most: number): Reach {
     return found; // gone
   }
   if (info.isSymlink) {
-    if (leadsOut(start, root)) return { ...found, outs: [start] };
-    return isSpecial(() => Deno.statSync(start)) ? { ...found, specials: [start] } : found;
+    link(start, root, found);
+    return found;
   }
   if (isSpecial(() => info)) return { ...found, specials: [start] };
   if (!info.isDirectory) return found;
@@ -118,10 +153,8 @@ export function reachOf(start: string, root: string, most: number): Reach {
     for (const entry of listing(dir)) {
       const path = dir + sep + entry.name;
       if (entry.isDirectory) stack.push(path);
-      else if (entry.isSymlink) {
-        if (leadsOut(path, root)) found.outs.push(path);
-        else if (isSpecial(() => Deno.statSync(path))) found.specials.push(path); // its end
-      } else if (!entry.isFile && isSpecial(() => Deno.lstatSync(path))) found.specials.push(path);
+      else if (entry.isSymlink) link(path, root, found);
+      else if (!entry.isFile && isSpecial(() => Deno.lstatSync(path))) found.specials.push(path);
     }
   }
   return found;
@@ -142,16 +175,19 @@ export function isSpecial(stat: () => Deno.FileInfo): boolean {
 }
 
 /**
- * Whether the link at `path` leads to a folder outside `root` (a dangling link, or one to
- * a file, is not followed by the watch: it does not count).
+ * Where the link at `path` leads, noted in `found`: a folder outside `root` (an out), a
+ * folder inside it (followed by the watch: `inner`), a FIFO or device file (a special). A
+ * dangling link, or one to a file, is not followed by the watch: it does not count.
  */
-function leadsOut(path: string, root: string): boolean {
+function link(path: string, root: string, found: Reach): void {
   try {
-    if (isWithin(root, Deno.realPathSync(path))) return false;
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
+    const real = Deno.realPathSync(path);
+    const info = Deno.statSync(path);
+    if (info.isDirectory) {
+      if (isWithin(root, real)) found.inner.push({ path, target: real });
+      else found.outs.push(path);
+    } else if (isSpecial(() => info)) found.specials.push(path); // its end
+  } catch { /* dangling, or unreadable */ }
 }
 
 /** A folder's entries (none when it cannot be read: the watch cannot walk it either). */

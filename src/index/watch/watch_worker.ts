@@ -21,6 +21,7 @@ import {
   type WatchCommand,
   watchFailure,
   type WatchReport,
+  writeFailure,
 } from "./watch_messages.ts";
 import {
   planIdentity,
@@ -90,12 +91,24 @@ function writeCookie(barrier: number | null): void {
   try {
     Deno.writeFileSync(path, new Uint8Array(), { createNew: true });
   } catch (err) {
-    send();
-    scope.postMessage({
-      type: "error",
-      reason: `its barrier cookie could not be written (${watchFailure(err)})`,
-    });
+    cannotWrite("its barrier cookie", err);
   }
+}
+
+/**
+ * A write in the private folder failed: the watch ends. Its private folder removed from
+ * outside: it is set up again at once, which makes the folder again.
+ */
+function cannotWrite(what: string, err: unknown): void {
+  send();
+  const gone = err instanceof Deno.errors.NotFound;
+  scope.postMessage({
+    type: "error",
+    reason: gone
+      ? "its private folder was removed from outside; made again"
+      : `${what} could not be written (${writeFailure(err)})`,
+    ...(gone ? { soon: true } : {}),
+  });
 }
 
 function removeCookie(path: string): void {
@@ -123,22 +136,26 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
     return;
   }
   cookies = new Cookies(command.cookies, command.queueLimit, sep);
-  lag = new WatchLag(command.cookies, sep, (err) => {
-    send();
-    scope.postMessage({
-      type: "error",
-      reason: `its probe could not be written (${watchFailure(err)})`,
-    });
-  });
+  lag = new WatchLag(command.cookies, sep, (err) => cannotWrite("its probe", err));
   scope.postMessage({ type: "ready", root, unwatched: watched.unwatched, why: watched.why });
   for (const id of early.splice(0)) writeCookie(id);
   // The watch stays on the folders it started on: a root moved away (and made again), or a
   // part replaced or added, ends it.
-  const checking = setInterval(() => {
-    if (planIdentity(watched) === root) return;
+  let moved = false;
+  const ended = () => {
+    if (moved) return;
+    moved = true;
     clearInterval(checking);
+    send();
     scope.postMessage({ type: "moved" });
+  };
+  const checking = setInterval(() => {
+    if (planIdentity(watched) !== root) ended();
   }, ROOT_CHECK_MS);
+  // A watched folder removed or moved away takes its watch with it, even when a folder made
+  // in its place at once has its inode and so its identity (`rm -rf build && mkdir build`):
+  // the runtime's event naming the folder itself says so.
+  const parts = new Set(watched.parts);
   try {
     for await (const event of watcher) {
       if (event.flag === "rescan") rescan = true; // the runtime lost events: start over
@@ -151,6 +168,10 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
         caughtUp = lagRead.caughtUp;
         send();
       }
+      if (
+        (event.kind === "remove" || event.kind === "rename") &&
+        event.paths.some((p) => parts.has(p))
+      ) ended();
       if (!read.cookie && event.flag !== "rescan") {
         pending.push({ kind: event.kind, paths: event.paths });
         if (pending.length === 1) setTimeout(send, 0); // one batch per turn of the loop
@@ -183,7 +204,7 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
 function lookForLinksOut(paths: readonly string[]): void {
   for (const path of paths) {
     if (plan === null || !path.startsWith(rootPath + sep)) continue;
-    const found = reachOf(path, rootPath, 1);
+    const found = reachOf(path, rootPath, 1, plan.reach);
     const outs = WATCH_FOLLOWS_LINKS ? found.outs.length : 0;
     if (outs === 0 && found.specials.length === 0) continue;
     plan = null;
