@@ -8,7 +8,9 @@ import type { ScanOutcome } from "../walk/mod.ts";
 import { ToolError } from "../errors.ts";
 import { failureKind } from "../workers/mod.ts";
 import type { IndexReport } from "./answer/mod.ts";
-import { SPECIAL_REPLAN } from "./watch/mod.ts";
+import { OPENED_FOLDER, SPECIAL_REPLAN } from "./watch/mod.ts";
+
+export { OPENED_FOLDER };
 
 /** Why no root is indexed when the server has no private folder for its cookies (§13, `why`). */
 export function noCookies(why: string): string {
@@ -17,10 +19,6 @@ export function noCookies(why: string): string {
 /** Why no root is indexed on Windows (contract §18: no order across watched folders). */
 export const NO_ORDER =
   "on Windows the watch gives no order across folders, so no indexed answer could be proved up to date";
-/** Why a root's watch is set up again after a folder it could not list was listed. */
-export const OPENED_FOLDER =
-  "a folder it could not read can be read now, and the runtime's watch never took it; its watch is set up again";
-
 /** Why a root's watch is set up again after a folder was found on another device. */
 export const MOUNTED_FOLDER =
   "a file system was mounted or unmounted on a folder in it, which no event reports and its watch does not reach; its watch is set up again";

@@ -118,3 +118,35 @@ Deno.test({
     assert.equal(await s.same(ALL), "index");
   },
 });
+
+Deno.test({
+  name:
+    "as nobody: a subfolder made while its folder was closed to the server, the folder opened with no call between, is watched",
+  ignore: NOBODY_SKIP !== null || NO_INDEX,
+  ...sanitize,
+  async fn() {
+    await using staged = await stageForNobody();
+    await using tree = await makeTree({ "c.txt": { mtime: T0 } });
+    Deno.chmodSync(tree.root, 0o755);
+    await using s = await pair(tree.root, staged);
+    // Made closed to nobody; its owner makes a subfolder and a file in it; then opens it.
+    // Between, only a call that lists nothing (its barrier: every event so far was read),
+    // so the index never tried to list the closed folder.
+    Deno.mkdirSync(tree.abs("x"), { mode: 0o000 });
+    Deno.chmodSync(tree.abs("x"), 0o000);
+    await s.same({ ...ALL, path: "c.txt" });
+    Deno.mkdirSync(tree.abs("x/sub"), { mode: 0o755 });
+    Deno.writeTextFileSync(tree.abs("x/sub/f.txt"), "f");
+    Deno.chmodSync(tree.abs("x"), 0o755);
+    await s.same(ALL);
+    await s.ready();
+    // An edit in place: only a watch on x/sub reports it.
+    Deno.writeTextFileSync(tree.abs("x/sub/f.txt"), "longer now");
+    touch(tree.abs("x/sub/f.txt"), T0 + DAY);
+    await s.same(ALL);
+    await s.ready();
+    Deno.writeTextFileSync(tree.abs("x/sub/f.txt"), "and again, longer still");
+    touch(tree.abs("x/sub/f.txt"), T0 + 2 * DAY);
+    assert.equal(await s.same(ALL), "index");
+  },
+});

@@ -10,7 +10,7 @@
  */
 export { DEFAULT_QUEUE_LIMIT, kernelQueueLimit } from "./cookies.ts";
 export { makePrivateFolder, type PrivateFolder, removePrivateFolder } from "./private_folder.ts";
-export { RootWatch, SPECIAL_REPLAN } from "./root_watch.ts";
+export { OPENED_FOLDER, RootWatch, SPECIAL_REPLAN } from "./root_watch.ts";
 export type { Change, LagNews, ReadFromDisk } from "./watch_messages.ts";
 export { writeFailure } from "./watch_messages.ts";
 export { isSpecial } from "./watch_plan.ts";

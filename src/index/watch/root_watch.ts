@@ -12,6 +12,9 @@ import { settledWithin } from "../scan_turns.ts";
 
 /** Why a watch is planned again: a link out appeared. */
 const LINK_REPLAN = "a link to a folder outside it appeared; its watch is planned again";
+/** Why a root's watch is set up again after a folder it could not list was listed. */
+export const OPENED_FOLDER =
+  "a folder it could not read can be read now, and the runtime's watch never took it; its watch is set up again";
 /** Why a watch is planned again: a FIFO or device file appeared where the watch would open it. */
 export const SPECIAL_REPLAN =
   "a FIFO or device file appeared in a watched folder; its watch is planned again without that folder";
@@ -74,7 +77,8 @@ export class RootWatch {
         events.ready(report.unwatched ?? [], why);
       } else if (report.type === "moved") this.#rootMoved();
       else if (report.type === "replan") {
-        events.lost(report.special ? SPECIAL_REPLAN : LINK_REPLAN, "soon");
+        const why = report.opened ? OPENED_FOLDER : report.special ? SPECIAL_REPLAN : LINK_REPLAN;
+        events.lost(why, "soon");
       } else if (report.type === "changes") {
         const { behind, caughtUp } = report;
         events.changes(report.changes, report.rescan, { behind, caughtUp });

@@ -73,9 +73,10 @@ export type WatchReport =
   | { type: "moved" }
   /**
    * A link to a folder outside the root appeared where the watch would follow it, or
-   * (`special`) a FIFO or device file where it would open it.
+   * (`special`) a FIFO or device file where it would open it, or (`opened`) a folder the
+   * runtime could not watch (this user could not list it) can be listed now.
    */
-  | { type: "replan"; special?: boolean };
+  | { type: "replan"; special?: boolean; opened?: boolean };
 
 /**
  * A real folder's identity (device and inode, from one lstat not following links), or

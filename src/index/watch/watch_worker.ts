@@ -179,6 +179,7 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
           lookForLinksOut(event.paths);
           noteBehind(event.paths);
         }
+        lookForOpened(event.kind, event.paths);
       }
       if (rescan && pending.length === 0) setTimeout(send, 0);
       if (read.passed.length > 0) {
@@ -209,6 +210,42 @@ function lookForLinksOut(paths: readonly string[]): void {
     if (outs === 0 && found.specials.length === 0) continue;
     plan = null;
     scope.postMessage({ type: "replan", special: outs === 0 });
+  }
+}
+
+/** The most folders kept as closed to this user (the oldest let go past it). */
+const MOST_CLOSED = 10_000;
+/** Folders an event named that this user could not list: the runtime could not watch them. */
+const closed = new Set<string>();
+
+/**
+ * A folder made or moved in that this user cannot list is closed: the runtime could not
+ * add its watch, so nothing made in it raises an event. Once its mode lets it be listed
+ * (an event names it: its mode changed), the watch is set up again, so that the runtime
+ * walks it and what was made in it meanwhile.
+ */
+function lookForOpened(kind: string, paths: readonly string[]): void {
+  for (const path of paths) {
+    if (plan === null || !path.startsWith(rootPath + sep)) continue;
+    if (kind === "create" || kind === "rename") {
+      if (!cannotList(path)) continue;
+      closed.add(path);
+      if (closed.size > MOST_CLOSED) closed.delete(closed.values().next().value!);
+    } else if (kind === "modify" && closed.has(path) && !cannotList(path)) {
+      closed.delete(path);
+      plan = null;
+      scope.postMessage({ type: "replan", opened: true });
+    }
+  }
+}
+
+/** Whether the folder at `path` is one this user may not list (not: a file, or gone). */
+function cannotList(path: string): boolean {
+  try {
+    for (const _ of Deno.readDirSync(path)) break;
+    return false;
+  } catch (err) {
+    return err instanceof Deno.errors.PermissionDenied;
   }
 }
 
