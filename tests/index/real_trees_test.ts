@@ -173,3 +173,40 @@ function exists(path: string): boolean {
     return false;
   }
 }
+
+Deno.test({
+  name: "real trees: a files-only window skips folders whose own times are recent but files old",
+  ...sanitize,
+  async fn() {
+    // As a fresh clone or an unpack leaves a tree: every folder made now, its files old.
+    const spec: Record<string, { mtime: number }> = {};
+    for (let d = 0; d < 40; d++) {
+      for (let f = 0; f < 50; f++) spec[`pkg${d}/lib/f${f}.js`] = { mtime: T0 + f };
+    }
+    await using tree = await makeTree(spec);
+    const now = new Date();
+    for (let d = 0; d < 40; d++) {
+      Deno.utimeSync(tree.abs(`pkg${d}/lib`), now, now);
+      Deno.utimeSync(tree.abs(`pkg${d}`), now, now);
+    }
+    await using s = await indexedServer(tree.root);
+    const ask = async (args: Record<string, unknown>) => {
+      assert.equal(await s.same(args), "index");
+      const out = (await s.conn.search(args)).structuredContent as {
+        stats: { scannedFiles: number; scannedDirectories: number };
+      };
+      return out.stats;
+    };
+    // No file changed in the last hour: no folder below the root needs reading.
+    const files = await ask({ timeField: "modified", within: "1h" });
+    assert.ok(files.scannedDirectories <= 1, `${files.scannedDirectories} folders read of 81`);
+    assert.equal(files.scannedFiles, 0);
+    // Folders asked for too: each folder's own time counts, so they are read.
+    const withFolders = await ask({
+      timeField: "modified",
+      within: "1h",
+      includeDirectories: true,
+    });
+    assert.ok(withFolders.scannedDirectories >= 40, `${withFolders.scannedDirectories} folders`);
+  },
+});

@@ -39,16 +39,31 @@ const OP = fc.oneof(
 interface Below {
   mtime: [number, number];
   birth: [number, number];
+  /** The files' alone (no folder's own time). */
+  fileMtime: [number, number];
+  fileBirth: [number, number];
   files: number;
   listings: number;
 }
 
 /** What is below `folder`, made afresh from the runs the tree holds. */
 function fresh(tree: FolderTree, folder: number): Below {
-  if (!tree.listed(folder)) return { mtime: [NaN, NaN], birth: [NaN, NaN], files: 0, listings: 0 };
+  if (!tree.listed(folder)) {
+    const none: [number, number] = [NaN, NaN];
+    return {
+      mtime: none,
+      birth: [...none],
+      fileMtime: [...none],
+      fileBirth: [...none],
+      files: 0,
+      listings: 0,
+    };
+  }
   const below: Below = {
     mtime: [Infinity, -Infinity],
     birth: [Infinity, -Infinity],
+    fileMtime: [Infinity, -Infinity],
+    fileBirth: [Infinity, -Infinity],
     files: 0,
     listings: 1,
   };
@@ -63,14 +78,20 @@ function fresh(tree: FolderTree, folder: number): Below {
     const b = Number.isNaN(m) || cols.birth[e] === 0 ? NaN : cols.birth[e]!;
     widen(below.mtime, m, m);
     widen(below.birth, b, b);
-    if (!(cols.kind[e]! & DIR)) below.files++;
-    else if (cols.sub[e]! < 0) {
-      widen(below.mtime, NaN, NaN);
-      widen(below.birth, NaN, NaN);
+    if (!(cols.kind[e]! & DIR)) {
+      below.files++;
+      widen(below.fileMtime, m, m);
+      widen(below.fileBirth, b, b);
+    } else if (cols.sub[e]! < 0) {
+      for (const bound of [below.mtime, below.birth, below.fileMtime, below.fileBirth]) {
+        widen(bound, NaN, NaN);
+      }
     } else {
       const sub = fresh(tree, cols.sub[e]!);
       widen(below.mtime, ...sub.mtime);
       widen(below.birth, ...sub.birth);
+      widen(below.fileMtime, ...sub.fileMtime);
+      widen(below.fileBirth, ...sub.fileBirth);
       below.files += sub.files;
       below.listings += sub.listings;
     }
@@ -84,6 +105,8 @@ function cached(tree: FolderTree, folder: number): Below {
   return {
     mtime: [r.mtimeLo[folder]!, r.mtimeHi[folder]!],
     birth: [r.birthLo[folder]!, r.birthHi[folder]!],
+    fileMtime: [r.fileMtimeLo[folder]!, r.fileMtimeHi[folder]!],
+    fileBirth: [r.fileBirthLo[folder]!, r.fileBirthHi[folder]!],
     files: r.files[folder]!,
     listings: r.listings[folder]!,
   };

@@ -32,6 +32,8 @@ export interface Focus {
   created: boolean;
   from: number;
   to: number;
+  /** Only files can match (no folder is asked for): a folder's own time does not count. */
+  filesOnly: boolean;
 }
 
 /** What a focused scan left out that an unfocused walk would have counted. */
@@ -61,7 +63,15 @@ export function focusOf(request: SearchRequest): Focus | null {
   if (from === null && to === null && isWalkOrder(request.order)) return null;
   // Also created in the window: another time than the focus's could bring an entry in.
   if (exclude.length > 0 || respectIgnoreFiles || request.filter.alsoCreated) return null;
-  return { created: timeField === "created", from: from ?? -Infinity, to: to ?? Infinity };
+  const { includeDirectories, minSizeBytes, maxSizeBytes } = request.filter;
+  // With a size bound, folders never match either (contract §22).
+  const filesOnly = !includeDirectories || minSizeBytes !== null || maxSizeBytes !== null;
+  return {
+    created: timeField === "created",
+    from: from ?? -Infinity,
+    to: to ?? Infinity,
+    filesOnly,
+  };
 }
 
 /**
@@ -76,12 +86,20 @@ export function outside(focus: Focus, cols: EntryColumns, e: number): boolean {
   return !(focus.created && Number.isNaN(cols.mtime[e]!));
 }
 
-/** Whether every time at and below folder record `folder` is known and outside `focus`. */
+/**
+ * Whether every time at and below folder record `folder` is known and outside `focus` (a
+ * files-only focus: every file's).
+ */
 export function allOutside(focus: Focus, tree: FolderTree, folder: number): boolean {
   boundBelow(tree, folder);
   const rec = tree.folders;
-  const lo = focus.created ? rec.birthLo[folder]! : rec.mtimeLo[folder]!;
-  const hi = focus.created ? rec.birthHi[folder]! : rec.mtimeHi[folder]!;
+  const files = focus.filesOnly;
+  const lo = focus.created
+    ? (files ? rec.fileBirthLo : rec.birthLo)[folder]!
+    : (files ? rec.fileMtimeLo : rec.mtimeLo)[folder]!;
+  const hi = focus.created
+    ? (files ? rec.fileBirthHi : rec.birthHi)[folder]!
+    : (files ? rec.fileMtimeHi : rec.mtimeHi)[folder]!;
   return hi < focus.from || lo >= focus.to; // unknown (NaN): neither
 }
 

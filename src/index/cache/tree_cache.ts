@@ -269,10 +269,13 @@ export class TreeCache extends HeldTree implements FsPort {
     const cols = tree.columns;
     const dropped = this.#dropped;
     const narrowed = cut.from !== focus.from || cut.to !== focus.to; // it only narrows between folders
+    // A folder's own time matters only where a folder may match.
+    const own = (f: typeof cut, e: number) => f.filesOnly || outside(f, cols, e);
     return entriesOf(tree, folder, (e, end) => {
       for (; e < end; e++) {
-        if (!outside(cut, cols, e)) return e;
-        if (!(cols.kind[e]! & DIR)) {
+        const isFolder = (cols.kind[e]! & DIR) !== 0;
+        if (!(isFolder ? own(cut, e) : outside(cut, cols, e))) return e;
+        if (!isFolder) {
           dropped.files++;
           if (narrowed && !outside(focus, cols, e)) {
             dropped.beyond++;
@@ -284,7 +287,7 @@ export class TreeCache extends HeldTree implements FsPort {
         if (below < 0 || !allOutside(cut, tree, below)) return e;
         dropped.files += tree.folders.files[below]!;
         dropped.listings += tree.folders.listings[below]!;
-        if (narrowed && !(outside(focus, cols, e) && allOutside(focus, tree, below))) {
+        if (narrowed && !(own(focus, e) && allOutside(focus, tree, below))) {
           dropped.beyond++;
           dropped.reread += 1 + tree.folders.files[below]! + tree.folders.listings[below]!;
         }

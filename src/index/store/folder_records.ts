@@ -36,6 +36,15 @@ export class FolderRecords {
   mtimeHi = new Float64Array(64);
   birthLo = new Float64Array(64);
   birthHi = new Float64Array(64);
+  /**
+   * The same bounds over the files alone (no folder's own time): what a files-only question
+   * can match below the folder (contract §18: a tree whose folders all changed lately, its
+   * files old, as a fresh clone or an unpack leaves it).
+   */
+  fileMtimeLo = new Float64Array(64);
+  fileMtimeHi = new Float64Array(64);
+  fileBirthLo = new Float64Array(64);
+  fileBirthHi = new Float64Array(64);
   /** Files (non-folder entries) and listings at and below the folder. */
   files = new Float64Array(64);
   listings = new Float64Array(64);
@@ -112,6 +121,10 @@ export class FolderRecords {
     this.mtimeHi = grown(this.mtimeHi, n);
     this.birthLo = grown(this.birthLo, n);
     this.birthHi = grown(this.birthHi, n);
+    this.fileMtimeLo = grown(this.fileMtimeLo, n);
+    this.fileMtimeHi = grown(this.fileMtimeHi, n);
+    this.fileBirthLo = grown(this.fileBirthLo, n);
+    this.fileBirthHi = grown(this.fileBirthHi, n);
     this.files = grown(this.files, n);
     this.listings = grown(this.listings, n);
     this.bounded = grown(this.bounded, n);

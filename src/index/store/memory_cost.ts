@@ -11,10 +11,10 @@
 export const ENTRY_COLUMN_BYTES = 33;
 /**
  * Bytes outside the heap per folder record: first entry, count, time, device, inode,
- * state, parent, slot (41), and what is below it: four time bounds, two counts, whether
- * they hold (49).
+ * state, parent, slot (41), and what is below it: four time bounds, four more of the files
+ * alone, two counts, whether they hold (81).
  */
-export const RECORD_BYTES = 90;
+export const RECORD_BYTES = 122;
 /** The heap a folder's string of names costs besides its characters (header, slot, share of growth). */
 export const NAMES_STRING_BYTES = 48;
 
