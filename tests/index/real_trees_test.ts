@@ -210,3 +210,29 @@ Deno.test({
     assert.ok(withFolders.scannedDirectories >= 40, `${withFolders.scannedDirectories} folders`);
   },
 });
+
+Deno.test({
+  name:
+    "real trees: a root with links out among 700 folders (as /usr/share/doc) is indexed in parts",
+  ignore: !linux,
+  ...sanitize,
+  async fn() {
+    // Two package folders hold a link out; the other 698 are each a part of the watch.
+    await using outside = await outsideTree(2);
+    const spec: Record<string, { mtime: number } | { kind: "symlink"; target: string }> = {};
+    for (let p = 0; p < 700; p++) spec[`pkg${p}/copyright`] = { mtime: T0 + p };
+    spec["pkg3/changelog"] = { kind: "symlink", target: outside.abs("d0") };
+    spec["pkg600/examples"] = { kind: "symlink", target: outside.abs("d1") };
+    await using tree = await makeTree(spec);
+    await using s = await indexedServer(tree.root);
+    const info = await s.info();
+    assert.equal(info.state, "ready", JSON.stringify(info));
+    assert.deepEqual(info.readFromDisk, { folders: 3, linksOut: 2, specialFiles: 0 });
+    const newest = { timeField: "modified", limit: 5 };
+    assert.equal(await s.same(newest), "index");
+    // A change in the last part, and in a folder read from disk: both seen, from the index.
+    edit(tree.abs("pkg699/copyright"), "changed", T0 + 10 * 86_400_000);
+    edit(tree.abs("pkg3/copyright"), "changed too", T0 + 11 * 86_400_000);
+    assert.equal(await s.same(newest), "index");
+  },
+});

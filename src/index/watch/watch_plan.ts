@@ -11,8 +11,9 @@
  * by the runtime's watch too: one that leads to a link out (or a FIFO) is a way out itself,
  * its folder left unwatched like the link out's. A FIFO or device file is met the same way: the
  * runtime's watcher opens every path an event names (and opening a FIFO blocks it), so the
- * folder that holds one, and those on its way, are left unwatched. Too many parts (the
- * runtime compares every event with each watched path, opening both) and the root walks.
+ * folder that holds one, and those on its way, are left unwatched. An event costs the same
+ * however many parts there are (watch_worker.ts `watchParts`); too many parts (each is
+ * checked to be in place before every indexed answer) and the root walks.
  *
  * Only the watch worker uses this (it reads the roots, never through a link out: a link's
  * real path and kind are asked of the path inside the root).
@@ -24,8 +25,11 @@ import { folderAbove, hostRules, isWithin } from "../../security/mod.ts";
 const sep = hostRules.sep;
 import { folderIdentity, type ReadFromDisk } from "./watch_messages.ts";
 
-/** The most folders watched whole in parts (the runtime compares each event with each). */
-export const MOST_PARTS = 256;
+/**
+ * The most folders watched whole in parts: each is checked to be in place before every
+ * indexed answer (`planIdentity`: one `lstat` a part, about 1 ms for 700).
+ */
+export const MOST_PARTS = 4096;
 /** The most entries the unwatched folders may hold (every scan reads them from disk). */
 export const MOST_UNWATCHED_ENTRIES = 10_000;
 
