@@ -7,15 +7,21 @@
  *
  * @module
  */
-import { DEFAULT_CHANGES, type Root } from "../config.ts";
+import type { Root } from "../config.ts";
 import { type Clock, systemClock } from "../ports/mod.ts";
-import { hostRules } from "../security/mod.ts";
 import { WHOLE } from "../walk/mod.ts";
-import { runTask, spawnSandboxed, type Task, type TaskOptions } from "../workers/mod.ts";
+import { runTask, type Task, type TaskOptions } from "../workers/mod.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
 import type { Calls } from "./call_gate.ts";
-import { DEFAULT_QUEUE_LIMIT, RootWatch, writeFailure } from "./watch/mod.ts";
+import {
+  cookiesFolder,
+  DEFAULT_QUEUE_LIMIT,
+  RootWatch,
+  Stalls,
+  stuckReason,
+  writeFailure,
+} from "./watch/mod.ts";
 import { FILL_ATTEMPTS, FILL_TIMEOUT_MS, fillRequest, startFeed } from "./fill/mod.ts";
 import {
   fillFailure,
@@ -26,10 +32,9 @@ import {
   rebuildLine,
   rewatchReason,
 } from "./index_words.ts";
-import type { CheckedMessage, IndexControl, IndexReport } from "./answer/mod.ts";
-import { CHECK_CORE_SHARE } from "./cache/mod.ts";
+import type { IndexControl, IndexReport } from "./answer/mod.ts";
 import type { LiveIndexOptions } from "./live_index_options.ts";
-import { later, newRootIndex, type RootIndex } from "./root_record.ts";
+import { later, newRootIndex, type RootIndex, startIndex } from "./root_record.ts";
 
 /** The index went away under a call (its root went back to walks). */
 export class IndexStopped extends Error {}
@@ -42,6 +47,8 @@ export class RootKeeper {
   readonly #roots = new Map<string, RootIndex>();
   readonly #order: string[];
   #closed = false;
+  /** The stalled watches this server holds (stalls.ts), bounded over its life. */
+  readonly stalls = new Stalls();
 
   /** `calls`: the calls running now, which fills give way to. */
   constructor(roots: readonly Root[], options: LiveIndexOptions, calls: Calls) {
@@ -90,12 +97,6 @@ export class RootKeeper {
     this.#stop(root, overflowReason(report, this.#options.maxEntries));
   }
 
-  /** A round of the root's background check ended (contract §18): said in fs.list_roots. */
-  #checked(root: RootIndex, round: Omit<CheckedMessage, "type">): void {
-    root.status.checkedWhole = new Date(round.wholeSince).toISOString();
-    root.status.checkEnded = new Date(round.ended).toISOString();
-  }
-
   /** The index of `root`, started (its watch set up) if it was not. */
   rootIndex(root: Root): RootIndex {
     let found = this.#roots.get(root.path);
@@ -110,14 +111,9 @@ export class RootKeeper {
   #watch(root: RootIndex): void {
     if (this.#closed) return;
     root.status = { state: "starting", entries: 0 };
-    const cookies = `${this.#options.cookies.path}${hostRules.sep}${root.number}`;
+    let cookies: string;
     try {
-      // Afresh: a stalled watch may have left cookies that never came back.
-      Deno.removeSync(cookies, { recursive: true });
-    } catch { /* not there yet */ }
-    try {
-      // Owner only, the private folder too if it was removed from outside (contract §13).
-      Deno.mkdirSync(cookies, { recursive: true, mode: 0o700 });
+      cookies = cookiesFolder(this.#options.cookies.path!, root.number);
     } catch (err) {
       return this.#stop(root, `its private folder could not be made (${writeFailure(err)})`);
     }
@@ -127,17 +123,17 @@ export class RootKeeper {
       rootReal: root.where.realPath,
       cookies,
       queueLimit: this.#options.queueLimit ?? DEFAULT_QUEUE_LIMIT,
+      stalls: this.stalls,
     }, {
       ready: (unwatched, why) => {
         root.unwatched = unwatched;
-        root.readFromDisk = unwatched.length === 0
-          ? undefined
-          : { folders: unwatched.length, ...why };
+        root.readFromDisk = unwatched.length ? { folders: unwatched.length, ...why } : undefined;
         void this.#build(root);
       },
       changes: (changes, rescan, lag) => {
-        const message: IndexControl = { type: "changes", changes, rescan, ...lag };
-        root.index?.postMessage(message);
+        root.index?.postMessage(
+          { type: "changes", changes, rescan, ...lag } satisfies IndexControl,
+        );
         this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
         if (!rescan) return;
         // Events may have been lost: calls walk until all is learned again (said once per loss).
@@ -148,8 +144,13 @@ export class RootKeeper {
         else void this.#build(root, "events were lost");
       },
       lost: (reason, retry) => {
-        this.#stop(root, reason);
+        const stalled = root.watch?.stalled ?? false;
+        this.#stop(root, reason); // a stalled watch is held by the stalls now (stalls.ts)
         if (!retry) return;
+        // Past the stalled watches a server may hold, one more stall: not watched again.
+        if (stalled && this.stalls.exhausted) {
+          return this.#stop(root, stuckReason(this.stalls.held));
+        }
         const ms = retry === "soon" ? 0 : this.#options.retryMs ?? 60_000;
         later(root, () => this.#watch(root), ms);
       },
@@ -169,7 +170,7 @@ export class RootKeeper {
     if (!leave) return this.#stop(root, "its index could not be built (a call on it never ended)");
     if (this.#closed || root.status.state !== "building") return leave();
     const request = fillRequest(root.where, this.#options.maxEntries, this.#options.maxDepth);
-    const index = root.index ??= this.#startIndex(root);
+    const index = root.index ??= startIndex(root, this.#options, this.#order.length);
     const toIndex = (ring: SharedArrayBuffer | null) =>
       index.postMessage({ type: "feed", ring, root: root.where.realPath } satisfies IndexControl);
     const endFeed = startFeed(toIndex, request, {
@@ -241,7 +242,7 @@ export class RootKeeper {
     leave: () => void,
     options: Omit<TaskOptions, "graceMs" | "settle" | "onReport">,
   ): Task {
-    const worker = root.index ??= this.#startIndex(root);
+    const worker = root.index ??= startIndex(root, this.#options, this.#order.length);
     const task = runTask(worker, request, {
       ...options,
       graceMs: this.#options.graceMs ?? 1000,
@@ -254,27 +255,6 @@ export class RootKeeper {
     });
     root.inflight = task;
     return task;
-  }
-
-  #startIndex(root: RootIndex): Worker {
-    const url = this.#options.indexWorkerUrl ?? WORKER_MODULES.index;
-    const worker = spawnSandboxed(url, this.#options.readPaths);
-    const { maxEntries } = this.#options;
-    const { maxEntries: maxSteps, maxAgeMs } = this.#options.changes ?? DEFAULT_CHANGES;
-    worker.postMessage(
-      {
-        type: "record",
-        maxEntries,
-        unwatched: root.unwatched,
-        journal: { maxSteps, maxAgeMs },
-        // One server's idle share, split among all its roots (background_check.ts).
-        checkShare: CHECK_CORE_SHARE / this.#order.length,
-      } satisfies IndexControl,
-    );
-    worker.addEventListener("message", (event: MessageEvent<CheckedMessage>) => {
-      if (event.data?.type === "checked" && root.index === worker) this.#checked(root, event.data);
-    });
-    return worker;
   }
 
   #dropIndex(root: RootIndex): void {

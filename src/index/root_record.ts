@@ -1,12 +1,15 @@
 /**
- * One root's index as the live index holds it: its watch, its index worker, the turns
- * scans take on it, and where it stands.
+ * One root's index as the live index holds it: its watch, its index worker (and how it is
+ * started), the turns scans take on it, and where it stands.
  *
  * @module
  */
-import type { Root } from "../config.ts";
-import type { Task } from "../workers/mod.ts";
-import type { RootState } from "./live_index_options.ts";
+import { DEFAULT_CHANGES, type Root } from "../config.ts";
+import { spawnSandboxed, type Task } from "../workers/mod.ts";
+import { WORKER_MODULES } from "../worker_modules.ts";
+import type { CheckedMessage, IndexControl } from "./answer/mod.ts";
+import { CHECK_CORE_SHARE } from "./cache/mod.ts";
+import type { LiveIndexOptions, RootState } from "./live_index_options.ts";
 import type { RootWatch } from "./watch/mod.ts";
 import { Turns } from "./scan_turns.ts";
 
@@ -61,4 +64,31 @@ export function newRootIndex(number: number, where: Root): RootIndex {
 export function later(root: RootIndex, then: () => void, ms: number): void {
   clearTimeout(root.retry);
   root.retry = setTimeout(then, ms);
+}
+
+/**
+ * Starts root `root`'s index worker (one of `roots` roots), told what to record, and kept
+ * told of its background check's rounds (contract §18: said in fs.list_roots).
+ */
+export function startIndex(root: RootIndex, options: LiveIndexOptions, roots: number): Worker {
+  const url = options.indexWorkerUrl ?? WORKER_MODULES.index;
+  const worker = spawnSandboxed(url, options.readPaths);
+  const { maxEntries } = options;
+  const { maxEntries: maxSteps, maxAgeMs } = options.changes ?? DEFAULT_CHANGES;
+  worker.postMessage(
+    {
+      type: "record",
+      maxEntries,
+      unwatched: root.unwatched,
+      journal: { maxSteps, maxAgeMs },
+      // One server's idle share, split among all its roots (background_check.ts).
+      checkShare: CHECK_CORE_SHARE / roots,
+    } satisfies IndexControl,
+  );
+  worker.addEventListener("message", ({ data }: MessageEvent<CheckedMessage>) => {
+    if (data?.type !== "checked" || root.index !== worker) return;
+    root.status.checkedWhole = new Date(data.wholeSince).toISOString();
+    root.status.checkEnded = new Date(data.ended).toISOString();
+  });
+  return worker;
 }

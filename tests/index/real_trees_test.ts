@@ -13,6 +13,7 @@ import { makeTree, T0, type TempTree } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { writeFailure } from "../../src/index/watch/watch_messages.ts";
+import { MOST_STUCK } from "../../src/index/watch/stalls.ts";
 
 const linux = Deno.build.os === "linux";
 if (!linux) console.log("real trees tests skipped: they read the watches and inodes of Linux");
@@ -236,3 +237,40 @@ Deno.test({
     assert.equal(await s.same(newest), "index");
   },
 });
+
+Deno.test({
+  name: "real trees: FIFOs made again and again stall the watcher, and what that holds is bounded",
+  ignore: !linux,
+  ...sanitize,
+  async fn() {
+    const spec: Record<string, { mtime: number }> = {};
+    for (let i = 0; i < 12; i++) spec[`d${i}/f.txt`] = { mtime: T0 + i };
+    await using tree = await makeTree(spec);
+    await using s = await indexedServer(tree.root);
+    const pid = s.conn.pid!;
+    const before = inotifyInstances(pid);
+    // Each FIFO, made in a watched folder, blocks a runtime thread that opens it, for good.
+    for (let i = 0; i < 12; i++) {
+      await until(async () => ["ready", "off"].includes((await s.info()).state), "settled");
+      const fifo = tree.abs(`d${i}/control.pipe`);
+      new Deno.Command("mkfifo", { args: [fifo] }).outputSync();
+      await s.same(ALL); // exact, whoever answers (the barrier stalls: a walk)
+      Deno.removeSync(fifo);
+    }
+    const held = inotifyInstances(pid) - before;
+    assert.ok(held <= MOST_STUCK + 1, `${held} inotify instances more than at start`);
+    const info = await s.info();
+    assert.equal(info.state, "off", JSON.stringify(info));
+    assert.match(info.reason!, /stalled \d+ times on files it opens and blocks on \(FIFOs\)/);
+    assert.equal((await s.same(ALL)).startsWith("index"), false); // walks, exact
+  },
+});
+
+/** How many inotify instances process `pid` holds (`/proc/PID/fd`). */
+function inotifyInstances(pid: number): number {
+  const out = new Deno.Command("sh", {
+    args: ["-c", `ls -l /proc/${pid}/fd 2>/dev/null | grep -c inotify`],
+    stdout: "piped",
+  }).outputSync();
+  return Number(new TextDecoder().decode(out.stdout).trim());
+}

@@ -9,8 +9,14 @@
  * @module
  */
 export { DEFAULT_QUEUE_LIMIT, kernelQueueLimit } from "./cookies.ts";
-export { makePrivateFolder, type PrivateFolder, removePrivateFolder } from "./private_folder.ts";
+export {
+  cookiesFolder,
+  makePrivateFolder,
+  type PrivateFolder,
+  removePrivateFolder,
+} from "./private_folder.ts";
 export { OPENED_FOLDER, RootWatch, SPECIAL_REPLAN } from "./root_watch.ts";
 export type { Change, LagNews, ReadFromDisk } from "./watch_messages.ts";
 export { writeFailure } from "./watch_messages.ts";
+export { MOST_STUCK, Stalls, stuckReason } from "./stalls.ts";
 export { isSpecial } from "./watch_plan.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isWithin } from "../../security/mod.ts";
+import { hostRules, isWithin } from "../../security/mod.ts";
 
 /** The private folder (a real path), or why there is none. */
 export type PrivateFolder = { path: string } | { path: null; why: string };
@@ -55,4 +55,20 @@ export function removePrivateFolder(path: string): void {
   try {
     Deno.removeSync(path, { recursive: true });
   } catch { /* gone, or never made */ }
+}
+
+/**
+ * The folder of root number `n`'s cookies in the private folder at `privateFolder`, made
+ * afresh (a stalled watch may have left cookies that never came back), owner only, the
+ * private folder too if it was removed from outside (contract §13).
+ *
+ * @throws the error of the `mkdir` that failed.
+ */
+export function cookiesFolder(privateFolder: string, n: number): string {
+  const cookies = `${privateFolder}${hostRules.sep}${n}`;
+  try {
+    Deno.removeSync(cookies, { recursive: true });
+  } catch { /* not there yet */ }
+  Deno.mkdirSync(cookies, { recursive: true, mode: 0o700 });
+  return cookies;
 }

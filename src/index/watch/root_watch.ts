@@ -9,6 +9,7 @@
 import { spawnSandboxed } from "../../workers/mod.ts";
 import type { Change, LagNews, ReadFromDisk, WatchCommand, WatchReport } from "./watch_messages.ts";
 import { settledWithin } from "../scan_turns.ts";
+import { STALL_GRACE_MS, type Stalls } from "./stalls.ts";
 
 /** Why a watch is planned again: a link out appeared. */
 const LINK_REPLAN = "a link to a folder outside it appeared; its watch is planned again";
@@ -50,6 +51,10 @@ export interface WatchPlace {
   cookies: string;
   /** The kernel queue's length. */
   queueLimit: number;
+  /** The server's stalled watches: a stalled one is handed to them when closed. */
+  stalls?: Stalls;
+  /** How long a stalled watch may pass a barrier late. @default {STALL_GRACE_MS} */
+  graceMs?: number;
 }
 
 /** One root's watch worker. */
@@ -63,14 +68,26 @@ export class RootWatch {
   /** Whether the root was found moved (said once). */
   #moved = false;
   #nextBarrier = 1;
+  /** A barrier did not pass in time: the watch may be stuck (stalls.ts). */
+  #stalled = false;
+  /** Closed: only a late barrier is still listened for, to tell a stuck watch. */
+  #closed = false;
+  /** Told when a barrier passes late, after close. */
+  #late: ((passed: boolean) => void) | null = null;
+  readonly #place: WatchPlace;
 
   /** Starts watching the root in a worker, as `place` says. */
   constructor(place: WatchPlace, events: WatchEvents) {
     this.#events = events;
+    this.#place = place;
     const { url, readPaths, cookies } = place;
     this.#worker = spawnSandboxed(url, [...readPaths, cookies], [cookies]);
     this.#worker.onmessage = (event: MessageEvent<WatchReport>) => {
       const report = event.data;
+      if (this.#closed) {
+        if (report.type === "passed") this.#late?.(true);
+        return;
+      }
       if (report.type === "ready") {
         this.#root = report.root;
         const why = report.why ?? { linksOut: 0, specialFiles: 0 };
@@ -83,6 +100,7 @@ export class RootWatch {
         const { behind, caughtUp } = report;
         events.changes(report.changes, report.rescan, { behind, caughtUp });
       } else if (report.type === "passed") {
+        this.#stalled = false; // late, but not stuck
         const same = report.root !== null && report.root === this.#root;
         this.#waiting.get(report.id)?.(same);
         this.#waiting.delete(report.id);
@@ -128,16 +146,36 @@ export class RootWatch {
       throw err;
     }
     if (this.#waiting.delete(id)) {
+      this.#stalled = true;
       this.#events.lost(`its watch did not pass a barrier within ${ms} ms`, "soon");
     }
     return false;
   }
 
-  /** Stops the worker; a barrier waiting for it ends, not passed. */
+  /** Whether a barrier did not pass in time (and none passed since). */
+  get stalled(): boolean {
+    return this.#stalled;
+  }
+
+  /**
+   * Stops the worker; a barrier waiting for it ends, not passed. A stalled watch is handed
+   * to the server's stalls first: stopped once it passes a barrier late, or its grace ends
+   * (then its runtime thread may be blocked for good: stalls.ts).
+   */
   close(): void {
-    this.#worker.terminate();
     for (const resolve of this.#waiting.values()) resolve(false);
     this.#waiting.clear();
+    this.#closed = true;
+    const { stalls, graceMs = STALL_GRACE_MS } = this.#place;
+    if (!this.#stalled || !stalls) return this.#worker.terminate();
+    const late = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), graceMs);
+      this.#late = (passed) => {
+        clearTimeout(timer);
+        resolve(passed);
+      };
+    });
+    stalls.track(late.finally(() => this.#worker.terminate()));
   }
 
   /** The root is no longer the folder watched: the watch is over, to be started again. */

@@ -24,12 +24,14 @@ import {
   writeFailure,
 } from "./watch_messages.ts";
 import {
+  isSpecial,
   planIdentity,
   planWatch,
   reachOf,
   WATCH_FOLLOWS_LINKS,
   type WatchPlan,
 } from "./watch_plan.ts";
+import { folderAbove } from "../../security/mod.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<WatchCommand>) => void) | null;
@@ -209,10 +211,13 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
  * that is not recursive (it follows no link), whose first path is a prefix of every event
  * under the root: one comparison an event, however many the parts. The parts are registered
  * after the private folder's non-recursive watch, so that the runtime keeps watching what is
- * made in the private folder (its last registration of a path decides).
+ * made in the private folder (its last registration of a path decides). But the call on the
+ * root watches the root's own entries: where the root folder itself holds a FIFO or device
+ * file (which an event would have the runtime open), the parts are one call, as before.
  */
 function watchParts(plan: WatchPlan, cookies: string): Deno.FsWatcher {
-  if (plan.unwatched.length === 0) {
+  const special = (p: string) => folderAbove(p) === rootPath && isSpecial(() => Deno.statSync(p));
+  if (plan.unwatched.length === 0 || plan.reach.some(special)) {
     return Deno.watchFs([...plan.parts, cookies], { recursive: true });
   }
   const events = Deno.watchFs([rootPath, cookies], { recursive: false });
