@@ -31,7 +31,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { processMemoryMb } from "./process_memory.ts";
 import { ensureTree } from "./tree.ts";
-import { fd, floor, someFiles, window } from "./walkers.ts";
+import { fd, floor, someFiles, todayWindows, window } from "./walkers.ts";
 import { benchChanges } from "./changes.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 import { RootWatch } from "../src/index/watch/root_watch.ts";
@@ -141,6 +141,7 @@ async function untilSettled(live: Awaited<ReturnType<typeof server>>, startedAt:
 
 for (const size of values.sizes.split(",")) {
   const { root, entries } = ensureTree(values.dir, size);
+  todayWindows(size.endsWith("-today"));
   if (values.only === "changes") {
     await fd(root, 0); // the page cache warm
     const fdMs: number[] = [];

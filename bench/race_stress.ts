@@ -1,12 +1,12 @@
 /**
- * `deno task bench:races [--runs N] [--seconds S] [--calls C] [--seed X] [--fill]`: the live
+ * `deno task bench:races [--runs N] [--seconds S] [--calls C] [--seed X] [--fill] [--hogs H]`: the live
  * index under a race, run many times (issue 40): a mutator process changes a tree (files made,
  * written, touched, renamed, removed, hard-linked; folders made, removed and renamed, also
  * into another folder) while 200 calls run at once on
  * the indexed server, a third of them cancelled; then, once the tree is quiet, the indexed
  * server's answers must equal a walking server's, at once and a few seconds later. With
  * `--fill`, the mutator starts before the server, so it races the fill. Two CPU-bound
- * processes run beside it. Prints each run's differences and a count.
+ * processes run beside it (`--hogs N`: N). Prints each run's differences and a count.
  *
  * @module
  */
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     calls: { type: "string", default: "200" },
     seed: { type: "string", default: "1" },
     fill: { type: "boolean", default: false },
+    hogs: { type: "string", default: "2" },
   },
 });
 const RUNS = Number(values.runs);
@@ -120,13 +121,12 @@ function matchesOf(result: unknown): string {
   return JSON.stringify(result).replace(/Server time: [^)]*\)/g, "Server time: …");
 }
 
-const hogs = [0, 1].map(() =>
+const hogs = Array.from({ length: Number(values.hogs) }, () =>
   new Deno.Command(Deno.execPath(), {
     args: ["eval", "for (;;) {}"],
     stdout: "null",
     stderr: "null",
-  }).spawn()
-);
+  }).spawn());
 let differing = 0;
 try {
   for (let run = 0; run < RUNS; run++) {

@@ -30,6 +30,8 @@ export const SHAPES: Record<string, TreeShape> = {
 
 /** The instant the trees' times count back from: 2026-06-01T00:00:00Z. */
 export const BENCH_NOW = Date.UTC(2026, 5, 1);
+/** When the folders of a tree made "today" were made: the day before {@linkcode BENCH_NOW}. */
+export const BENCH_TODAY = BENCH_NOW - 86_400_000;
 const YEAR = 365 * 86_400_000;
 const EXTENSIONS = [".md", ".txt", ".ts", ".json", ".png", ".log", ".csv", ".pdf", ".js", ".html"];
 
@@ -96,8 +98,17 @@ export function generateTree(
   return count;
 }
 
-/** Home-like trees (`home-2m`: 2,000,000 entries): see {@linkcode generateHomeTree}. */
-export const HOME_SIZES: Record<string, number> = { "home-200k": 200_000, "home-2m": 2_000_000 };
+/**
+ * Home-like trees (`home-2m`: 2,000,000 entries): see {@linkcode generateHomeTree}. A
+ * `-today` one is made as a fresh clone, an unpack or an `npm install` leaves a tree: every
+ * folder's own time within the hour after {@linkcode BENCH_TODAY}, its files one to five years
+ * old (contract §18, issue 48: a files-only question prunes by the newest file).
+ */
+export const HOME_SIZES: Record<string, number> = {
+  "home-200k": 200_000,
+  "home-2m": 2_000_000,
+  "home-2m5-today": 2_000_005,
+};
 
 const WORDS = ["notes", "photo", "report", "draft", "backup", "invoice", "src", "index", "data"];
 
@@ -114,6 +125,8 @@ export function generateHomeTree(
   entries: number,
   seed: number,
   report: (done: number) => void = () => {},
+  /** Folders made "today", files all old (a `-today` size). */
+  today = false,
 ): number {
   const random = prng(seed);
   const folderCount = Math.round(entries * 0.1);
@@ -137,10 +150,14 @@ export function generateHomeTree(
   const empty = new Uint8Array();
   const YEARS = 4 * YEAR;
   let made = 0;
-  const stamp = (p: string) => {
-    const recent = random() < 0.005;
+  const stamp = (p: string, folder = false) => {
+    const recent = !today && random() < 0.005;
     const age = recent ? random() * 7 * 86_400_000 : YEAR + random() * YEARS;
-    const t = new Date(BENCH_NOW - Math.floor(age));
+    const t = new Date(
+      folder && today
+        ? BENCH_TODAY + Math.floor(random() * 3_600_000)
+        : BENCH_NOW - Math.floor(age),
+    );
     Deno.utimeSync(p, t, t);
     if (++made % 100_000 === 0) report(made);
   };
@@ -155,7 +172,7 @@ export function generateHomeTree(
     }
   }
   // Folders' own times last (making files in them changed them), deepest first.
-  for (let i = folders.length - 1; i > 0; i--) stamp(folders[i]!.path);
+  for (let i = folders.length - 1; i > 0; i--) stamp(folders[i]!.path, true);
   return made;
 }
 
@@ -195,7 +212,7 @@ export function ensureTree(dir: string, size: string): { root: string; entries: 
   console.error(`building the ${size} tree under ${root}...`);
   const report = (n: number) => console.error(`  ${n} entries`);
   const entries = size in HOME_SIZES
-    ? generateHomeTree(root, HOME_SIZES[size]!, 42, report)
+    ? generateHomeTree(root, HOME_SIZES[size]!, 42, report, size.endsWith("-today"))
     : generateTree(root, SHAPES[size]!, 42, report);
   Deno.writeTextFileSync(marker, String(entries));
   return { root, entries };

@@ -6,12 +6,31 @@
  * @module
  */
 import path from "node:path";
-import { BENCH_NOW, ensureFd } from "./tree.ts";
+import { BENCH_NOW, BENCH_TODAY, ensureFd } from "./tree.ts";
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
+/** The windows asked: a week's, or (a tree made "today") one around the folders' times. */
+let windows: "weeks" | "today" = "weeks";
 
-/** A week's window, `k` weeks back: each repeat asks something new. */
+/** Asks windows around {@linkcode BENCH_TODAY} from now on (a tree of a `-today` size). */
+export function todayWindows(today: boolean): void {
+  windows = today ? "today" : "weeks";
+}
+
+/**
+ * A week's window, `k` weeks back: each repeat asks something new. For a tree made
+ * "today", a window around the hour every folder's time lies in, `k` hours wider each side
+ * (every folder in it, each repeat a new window).
+ */
 export function window(k: number): { from: string; to: string } {
+  if (windows === "today") {
+    const from = BENCH_TODAY - (k + 1) * HOUR;
+    return {
+      from: new Date(from).toISOString(),
+      to: new Date(BENCH_TODAY + (k + 2) * HOUR).toISOString(),
+    };
+  }
   const to = BENCH_NOW - k * 7 * DAY;
   return { from: new Date(to - 7 * DAY).toISOString(), to: new Date(to).toISOString() };
 }

@@ -61,7 +61,7 @@ export interface Config {
 export type IndexMode = "on" | "lazy" | "off";
 
 /** The default of `INDEX_MAX_ENTRIES`. */
-export const DEFAULT_INDEX_MAX_ENTRIES = 2_000_000;
+export const DEFAULT_INDEX_MAX_ENTRIES = 5_000_000;
 
 /** The defaults of `CHANGES_MAX_ENTRIES` and `CHANGES_MAX_AGE` (contract §24). */
 export const DEFAULT_CHANGES = Object.freeze({ maxEntries: 1_000_000, maxAgeMs: 7 * 86_400_000 });

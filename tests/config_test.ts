@@ -336,7 +336,7 @@ Deno.test("loadConfig() reads INDEX and INDEX_MAX_ENTRIES and rejects anything e
   try {
     const load = (env: Record<string, string>) =>
       loadConfig({ env: (name) => ({ ALLOW_ROOTS: root, ...env })[name] });
-    assert.deepEqual(load({}).index, { mode: "on", maxEntries: 2_000_000 });
+    assert.deepEqual(load({}).index, { mode: "on", maxEntries: 5_000_000 });
     assert.deepEqual(load({ INDEX: "off", INDEX_MAX_ENTRIES: "10" }).index, {
       mode: "off",
       maxEntries: 10,

@@ -10,7 +10,7 @@
 import type { Root } from "../config.ts";
 import { type Clock, systemClock } from "../ports/mod.ts";
 import { WHOLE } from "../walk/mod.ts";
-import { runTask, type Task, type TaskOptions } from "../workers/mod.ts";
+import { failureKind, runTask, type Task, type TaskOptions } from "../workers/mod.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
 import type { Calls } from "./call_gate.ts";
@@ -22,7 +22,13 @@ import {
   stuckReason,
   writeFailure,
 } from "./watch/mod.ts";
-import { FILL_ATTEMPTS, FILL_TIMEOUT_MS, fillRequest, startFeed } from "./fill/mod.ts";
+import {
+  FILL_ATTEMPTS,
+  FILL_TIMEOUT_MS,
+  fillRequest,
+  startFeed,
+  UNSETTLED_WAIT_MS,
+} from "./fill/mod.ts";
 import {
   fillFailure,
   helperLine,
@@ -213,18 +219,21 @@ export class RootKeeper {
   }
 
   /**
-   * A fill that failed (the tree kept changing under it, say) is tried again after a wait
-   * that doubles each time; after {@linkcode FILL_ATTEMPTS} in a row, the root walks, and
-   * its watch is tried again later.
+   * A fill that failed is tried again after a wait that doubles each time. One that failed
+   * because the tree kept changing under it (a build, an unpack) keeps being tried, the wait
+   * capped at {@linkcode UNSETTLED_WAIT_MS} (the change ends, and then the fill holds);
+   * after {@linkcode FILL_ATTEMPTS} other failures in a row, the root walks, and its watch
+   * is tried again later.
    */
   #fillFailed(root: RootIndex, err: unknown): void {
     const why = fillFailure(err);
     const tries = ++root.failedFills;
-    if (tries < FILL_ATTEMPTS) {
+    const unsettled = failureKind(err) === "IndexUnsettled";
+    if (tries < FILL_ATTEMPTS || unsettled) {
       const reason = `its fill is tried again (${why})`;
       root.status = { state: "building", entries: root.status.entries, reason };
-      const ms = (this.#options.refillMs ?? 500) * 2 ** (tries - 1);
-      later(root, () => void this.#build(root, reason), ms);
+      const ms = (this.#options.refillMs ?? 500) * 2 ** Math.min(tries - 1, 10);
+      later(root, () => void this.#build(root, reason), Math.min(ms, UNSETTLED_WAIT_MS));
       return;
     }
     root.failedFills = 0;

@@ -73,10 +73,11 @@ export async function indexedServer(
 }
 
 /**
- * Two processes that keep both cores busy until disposed (once; again does nothing), so
- * that the watcher's thread and the server compete for them as on a loaded machine.
+ * Processes that keep both cores busy until disposed (once; again does nothing), so that
+ * the watcher's thread and the server compete for them as on a loaded machine: two, or as
+ * many as `TEST_CPU_HOGS` says (the races are also run with four: docs/benchmarks.md).
  */
-export function cpuHogs(n = 2): AsyncDisposable {
+export function cpuHogs(n = Number(Deno.env.get("TEST_CPU_HOGS") ?? 2)): AsyncDisposable {
   return untilDisposed(Array.from({ length: n }, () => "for (;;) {}"));
 }
 

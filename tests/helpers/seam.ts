@@ -49,6 +49,13 @@ export interface TestSeam {
    * (index_loop.ts `COUNT_BUDGET`); set, the server's index workers take it (seam_main.ts).
    */
   countBudget?: number;
+  /**
+   * A folder that keeps changing: until it has been listed `churnReads` times, each lstat
+   * of it gives a new modified time (a build writing in it), so no answer over it settles.
+   */
+  churnOn?: string;
+  /** How many listings of `churnOn` see it change (default 0: it never does). */
+  churnReads?: number;
 }
 
 /** No checks at all: layer 1 switched off. */
@@ -95,13 +102,21 @@ export function seamTools(seam: TestSeam): ScanTools {
     const fault = seam.faults?.find((f) => under(p, f.path));
     if (fault) throw new Deno.errors[fault.error](`simulated ${fault.error}`);
   };
+  let churned = 0; // listings of churnOn
+  let tick = 0;
+  const listed = (p: string) => {
+    before(p, "readDir");
+    if (p === seam.churnOn) churned++;
+  };
+  const churns = (p: string) => p === seam.churnOn && churned <= (seam.churnReads ?? 0);
   const fs: FsPort = {
-    readDir: (p) => (before(p, "readDir"), denoFs.readDir(p)),
-    readDirStream: (p) => (before(p, "readDir"), denoFs.readDirStream(p)),
+    readDir: (p) => (listed(p), denoFs.readDir(p)),
+    readDirStream: (p) => (listed(p), denoFs.readDirStream(p)),
     lstat: (p) => {
       before(p, "lstat");
       const info = denoFs.lstat(p);
-      return seam.noBirthTimes ? { ...info, birthtime: null } : info;
+      const mtime = churns(p) ? new Date(Date.now() + ++tick * 1000) : info.mtime;
+      return { ...info, mtime, ...(seam.noBirthTimes ? { birthtime: null } : {}) };
     },
     realPath: (p) => (before(p, "realPath"), denoFs.realPath(p)),
     readTextFile: (p, max) => (before(p, "lstat"), denoFs.readTextFile(p, max)),

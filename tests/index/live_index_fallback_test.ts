@@ -12,6 +12,8 @@ import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { liveIndex, NO_INDEX } from "../helpers/live_index.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
+import { seamIndexWorkerUrl } from "../helpers/seam.ts";
+import { FILL_ATTEMPTS } from "../../src/index/fill/mod.ts";
 
 async function setup(mode: string, at: number) {
   const spec: Record<string, { mtime: number }> = {};
@@ -125,6 +127,38 @@ Deno.test({
       await Deno.writeTextFile(tree.abs("late.txt"), "late");
       const again = await indexed.search({ timeField: "modified", limit: 1000 });
       assert.equal(again.matches.length, 21);
+    } finally {
+      index.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "live index: a fill the tree keeps changing under is tried again until the change ends",
+  ignore: NO_INDEX,
+  ...sanitize,
+  async fn() {
+    await using tree = await makeTree({ "d/a.txt": { mtime: T0 }, "b.txt": { mtime: T0 - DAY } });
+    // Folder d changes under its first 24 listings: at three listings a fill, 8 fills fail
+    // in a row (more than FILL_ATTEMPTS), as under a long build; then it holds still.
+    assert.ok(24 / 3 > FILL_ATTEMPTS);
+    const seam = { churnOn: tree.abs("d"), churnReads: 24 };
+    const states = new Set<string>();
+    const index = liveIndex(tree.root, {
+      eager: true,
+      refillMs: 1,
+      indexWorkerUrl: seamIndexWorkerUrl(seam),
+      fillWorkerUrl: new URL("../helpers/idle_fill_worker.ts", import.meta.url),
+    });
+    try {
+      const status = () => index.status()[0]!;
+      await until(() => {
+        const { state, reason } = status();
+        states.add(`${state}: ${reason ?? ""}`);
+        return state === "ready" || state === "off";
+      }, "the fill to end");
+      assert.equal(status().state, "ready", [...states].join("\n"));
+      assert.ok([...states].some((s) => /tried again \(the tree kept changing/.test(s)));
     } finally {
       index.close();
     }

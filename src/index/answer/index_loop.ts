@@ -40,9 +40,10 @@ import { type JournalBounds, RootJournal } from "../journal/mod.ts";
 
 /**
  * The share of the worker's heap limit the index may fill (docs/index.md: the rest is for
- * the scan that runs over it, and V8's room to collect).
+ * the scan that runs over it, and V8's room to collect; the journal of changes keeps its
+ * columns outside the heap).
  */
-export const INDEX_HEAP_SHARE = 0.4;
+export const INDEX_HEAP_SHARE = 0.5;
 /**
  * The most bytes the journal of changes may hold (contract §24a), outside the heap: its
  * columns take about 50 bytes a change and 40 a path (docs/benchmarks.md), so the default

@@ -15,6 +15,8 @@ import { EVERY_FILE, type SearchRequest } from "../../query/mod.ts";
 export const FILL_TIMEOUT_MS = 60 * 60_000;
 /** Fills that fail in a row before the root goes back to walks (its watch tried again later). */
 export const FILL_ATTEMPTS = 5;
+/** The longest wait before a fill that failed because the tree kept changing is tried again. */
+export const UNSETTLED_WAIT_MS = 15_000;
 
 /** The scan that fills `root`'s index: every entry to `maxDepth`, up to `maxEntries`. */
 export function fillRequest(root: Root, maxEntries: number, maxDepth?: number): SearchRequest {
