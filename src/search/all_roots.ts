@@ -21,11 +21,11 @@ import {
 import type { ScanProgress } from "../walk/mod.ts";
 import {
   type MatchOutput,
-  searchByTime,
   type SearchDeps,
+  searchOneRoot,
   type SearchOutput,
   type SearchResult,
-} from "./search_by_time.ts";
+} from "./one_root.ts";
 
 /** A root's start path may be missing from some roots: they are left out of the set. */
 const NOT_THERE = new Set(["PathNotFound", "SymlinkEscapeDetected", "AccessDenied"]);
@@ -63,7 +63,7 @@ export async function searchAllRoots(
   const each = { ...deps, maxResultChars: undefined, wordsRoom: undefined };
   const settled = await Promise.allSettled(
     roots.map((root, i) =>
-      own[i] === null ? Promise.resolve(null) : searchByTime(
+      own[i] === null ? Promise.resolve(null) : searchOneRoot(
         { ...pinned, root: root.path, ...(own[i] ? { cursor: own[i] } : {}) },
         each,
         signal,
