@@ -127,6 +127,13 @@ const hogs = Array.from({ length: Number(values.hogs) }, () =>
     stdout: "null",
     stderr: "null",
   }).spawn());
+// Stopped by a signal, the hogs go with it (they would keep loading the machine).
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, () => {
+    for (const hog of hogs) hog.kill("SIGKILL");
+    Deno.exit(130);
+  });
+}
 let differing = 0;
 try {
   for (let run = 0; run < RUNS; run++) {
