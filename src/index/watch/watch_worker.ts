@@ -14,6 +14,7 @@
  * @module
  */
 import { Cookies } from "./cookies.ts";
+import { ClosedFolders, notPlainFile } from "./made_entries.ts";
 import { WatchLag } from "./watch_lag.ts";
 import {
   type Change,
@@ -178,10 +179,13 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
         pending.push({ kind: event.kind, paths: event.paths });
         if (pending.length === 1) setTimeout(send, 0); // one batch per turn of the loop
         if (event.kind === "create" || event.kind === "rename") {
-          lookForLinksOut(event.paths);
-          noteBehind(event.paths);
-        }
-        lookForOpened(event.kind, event.paths);
+          const made = event.paths.filter(notPlainFile);
+          if (made.length > 0) {
+            lookForLinksOut(made);
+            noteBehind(made);
+            lookForOpened(event.kind, made);
+          }
+        } else lookForOpened(event.kind, event.paths);
       }
       if (rescan && pending.length === 0) setTimeout(send, 0);
       if (read.passed.length > 0) {
@@ -254,40 +258,15 @@ function lookForLinksOut(paths: readonly string[]): void {
   }
 }
 
-/** The most folders kept as closed to this user (the oldest let go past it). */
-const MOST_CLOSED = 10_000;
-/** Folders an event named that this user could not list: the runtime could not watch them. */
-const closed = new Set<string>();
+/** Folders made closed to this user, and so not watched by the runtime (made_entries.ts). */
+const closed = new ClosedFolders();
 
-/**
- * A folder made or moved in that this user cannot list is closed: the runtime could not
- * add its watch, so nothing made in it raises an event. Once its mode lets it be listed
- * (an event names it: its mode changed), the watch is set up again, so that the runtime
- * walks it and what was made in it meanwhile.
- */
+/** Sets the watch up again when a folder the runtime could not watch is opened. */
 function lookForOpened(kind: string, paths: readonly string[]): void {
-  for (const path of paths) {
-    if (plan === null || !path.startsWith(rootPath + sep)) continue;
-    if (kind === "create" || kind === "rename") {
-      if (!cannotList(path)) continue;
-      closed.add(path);
-      if (closed.size > MOST_CLOSED) closed.delete(closed.values().next().value!);
-    } else if (kind === "modify" && closed.has(path) && !cannotList(path)) {
-      closed.delete(path);
-      plan = null;
-      scope.postMessage({ type: "replan", opened: true });
-    }
-  }
-}
-
-/** Whether the folder at `path` is one this user may not list (not: a file, or gone). */
-function cannotList(path: string): boolean {
-  try {
-    for (const _ of Deno.readDirSync(path)) break;
-    return false;
-  } catch (err) {
-    return err instanceof Deno.errors.PermissionDenied;
-  }
+  if (plan === null) return;
+  if (!closed.opened(kind, paths.filter((p) => p.startsWith(rootPath + sep)))) return;
+  plan = null;
+  scope.postMessage({ type: "replan", opened: true });
 }
 
 scope.onmessage = (event) => {
