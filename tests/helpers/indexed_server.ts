@@ -40,11 +40,14 @@ export async function indexedServer(
   const fresh = engine(root, { env: { INDEX: "off" } });
   const matches = async (args: Record<string, unknown>) =>
     ((await conn.search(args)).structuredContent as unknown as SearchOutput).matches;
+  let last: unknown = null;
   try {
-    await until(async () => (await info()).state === "ready", "the index");
+    await until(async () => (last = await info()).state === "ready", "the index");
   } catch (err) {
+    const logs = conn.stderrTail();
     await conn.close();
-    throw err;
+    // Where it stood, and what the server logged: why it never got ready.
+    throw new Error(`${(err as Error).message}: ${JSON.stringify(last)}\n${logs}`);
   }
   return {
     conn,
