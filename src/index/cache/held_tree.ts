@@ -23,9 +23,7 @@ import { realFolder } from "./real_folder.ts";
 import { FolderTree, namesBytes, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
 import { type Change, isSpecial } from "../watch/mod.ts";
 
-/** How much kept memory passes between two looks at the heap. */
-const HEAP_LOOK_BYTES = 1024 * 1024;
-
+const HEAP_LOOK_BYTES = 2 ** 20; // kept bytes between two looks at the heap, at most
 /** What one root's index holds. */
 export class HeldTree {
   protected readonly base: FsPort;
@@ -39,7 +37,8 @@ export class HeldTree {
   protected readonly unwatched: readonly string[];
   readonly #maxBytes: number;
   readonly #heapNearlyFull: () => boolean;
-  #nextHeapLook = HEAP_LOOK_BYTES;
+  readonly #heapLook: number; // kept bytes between two looks at the heap
+  #nextHeapLook: number;
   protected recording = false;
   #overflowed: Overflow | null = null;
   #overflowedAt = 0;
@@ -65,6 +64,8 @@ export class HeldTree {
     this.maxEntries = options.maxEntries;
     this.unwatched = options.unwatched ?? [];
     this.#maxBytes = options.maxBytes ?? Infinity;
+    // A 32nd of the budget on a small heap: what a fill holds in passing weighs more there.
+    this.#nextHeapLook = this.#heapLook = Math.min(HEAP_LOOK_BYTES, this.#maxBytes / 32);
     this.#heapNearlyFull = options.heapNearlyFull ?? (() => false);
     this.tree = new FolderTree(options.rootReal);
   }
@@ -113,7 +114,7 @@ export class HeldTree {
   /** Forgets everything. */
   clear(): void {
     this.tree.clear();
-    this.#nextHeapLook = HEAP_LOOK_BYTES;
+    this.#nextHeapLook = this.#heapLook;
     this.changed();
   }
 
@@ -221,7 +222,7 @@ export class HeldTree {
     if (this.entries + names.length > this.maxEntries) return this.overflow("entries");
     if (bytes > this.#maxBytes) return this.overflow("memory");
     if (bytes >= this.#nextHeapLook) {
-      this.#nextHeapLook = bytes + HEAP_LOOK_BYTES;
+      this.#nextHeapLook = bytes + this.#heapLook;
       if (this.#heapNearlyFull()) return this.overflow("memory");
     }
     this.tree.keep(folder, names, kinds, stamp.time, stamp.dev, stamp.ino);

@@ -182,7 +182,7 @@ function append<T>(records: Queue<T>, key: string, value: T): void {
 
 /** Lets go of what was looked past in `records`, once that is most of it (in place). */
 function compact<T>(records: Queue<T>): void {
-  if (records.head < 4096 || records.head * 2 < records.keys.length) return;
+  if (records.head < 1024 || records.head * 2 < records.keys.length) return;
   records.keys.splice(0, records.head);
   records.values.splice(0, records.head);
   records.head = 0;
