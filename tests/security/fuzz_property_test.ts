@@ -107,7 +107,8 @@ Deno.test("fuzz: no adversarial root, path or glob ever yields a result outside 
           if (q.path !== undefined) {
             // A start path whose folders leave the root lexically or through a link never
             // yields results (a link as its last component is the start itself, §8).
-            const lexical = path.join(root, q.path.replaceAll("\\", "/"));
+            // path.join keeps a trailing slash ("./" is the root itself, seed -316093214).
+            const lexical = path.join(root, q.path.replaceAll("\\", "/")).replace(/(.)\/+$/, "$1");
             let real: string | null = null;
             try {
               real = Deno.realPathSync(lexical === root ? root : path.dirname(lexical));
@@ -119,7 +120,11 @@ Deno.test("fuzz: no adversarial root, path or glob ever yields a result outside 
       {
         numRuns: 500,
         // Kept: '*' (all roots) was taken for a root of that name (seed 1297811906).
-        examples: [[{ root: "*", path: undefined, glob: undefined, includeDirectories: false }]],
+        examples: [
+          [{ root: "*", path: undefined, glob: undefined, includeDirectories: false }],
+          // Kept: "./" was taken by the check for the folder above the root (seed -316093214).
+          [{ root: undefined, path: "./", glob: undefined, includeDirectories: false }],
+        ],
       },
     );
   } finally {
