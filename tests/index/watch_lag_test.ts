@@ -223,7 +223,13 @@ Deno.test({
  * filled again first), each answer the same as a walk's.
  */
 async function fromIndex(s: IndexedServer, args: Record<string, unknown>): Promise<void> {
-  await until(async () => (await s.same(args)) === "index", JSON.stringify(args));
+  let who = "";
+  try {
+    await until(async () => (who = await s.same(args)) === "index", JSON.stringify(args));
+  } catch (err) {
+    // Why the index never answered: the last walk's reason and the index's state.
+    throw new Error(`${(err as Error).message}; last: ${who}; ${JSON.stringify(await s.info())}`);
+  }
 }
 
 function exists(path: string): boolean {
