@@ -23,6 +23,7 @@ import {
   parseChangesArguments,
 } from "./changes_arguments.ts";
 import { freshChanges } from "./fresh_changes.ts";
+import type { ChangeOutput, ChangesFacts, ChangesOutput, ChangesResult } from "./changes_output.ts";
 
 /** Why a clock from before the root's index last became ready cannot be followed. */
 const LEARNED_AGAIN =
@@ -30,61 +31,6 @@ const LEARNED_AGAIN =
 
 /** The most characters a page's cursor takes (its clock, positions and last path). */
 export const CURSOR_ROOM = 8_000;
-
-/** One entry of `changes` in the outputSchema. */
-export interface ChangeOutput {
-  path: string;
-  change: ChangeRecord["change"];
-  isDirectory: boolean;
-  sizeBytes: number | null;
-  modifiedAt: string | null;
-  createdAt: string | null;
-  previousPath?: string;
-  /** A folder moved or removed as a whole: how many of the changes below it it stands for. */
-  entries?: number;
-}
-
-/** `structuredContent` of a changes call, before its words (contract §24). */
-export interface ChangesOutput {
-  /** The root answered for, as `fs.list_roots` lists it (contract §24a). */
-  root: string;
-  clock: string;
-  since: string;
-  freshInstance: boolean;
-  complete: boolean;
-  reason?: string;
-  changes: ChangeOutput[];
-  nextCursor: string | null;
-  stats: {
-    returned: number;
-    elapsedMs: number;
-    /** Changes of the whole answer, every page, when known. */
-    totalChanges?: number;
-    /** Changes left out inside version-control folders (contract §27). */
-    excluded?: number;
-    /** A fresh instance's scan: whether a limit cut it short. */
-    truncated?: boolean;
-  };
-}
-
-/** What the words of a changes call say besides its output. */
-export interface ChangesFacts {
-  /** Changes of each kind, every page (from the journal; the summary says them). */
-  counts?: Record<ChangeRecord["change"], number>;
-  /** The page holds fewer changes than `limit` to fit (contract §16). */
-  cutForSize: boolean;
-  /** Changes left out inside version-control folders; `atLeast`: a lower bound. */
-  vcs: { count: number; atLeast: boolean };
-  /** Changes listed one by one that lie in folders moved or removed as a whole. */
-  inWholeFolders: number;
-}
-
-/** A changes call's answer, with what its words need. */
-export interface ChangesResult {
-  output: ChangesOutput;
-  request: ChangesRequest;
-  facts: ChangesFacts;
-}
 
 /** Each root's journal, as the live index offers it. */
 export interface Journals {

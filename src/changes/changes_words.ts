@@ -9,7 +9,7 @@
  */
 import { lineOf, type Note, type Said, shaped, vcsNote } from "../presentation.ts";
 import { localTime, serverTimeZone, TOOL_WORDS, type Words } from "../query/mod.ts";
-import type { ChangeOutput, ChangesResult } from "./changes_since.ts";
+import type { ChangeOutput, ChangesResult } from "./changes_output.ts";
 
 /** `structuredContent` of a changes call. */
 export type ChangesStructured = ReturnType<typeof changesStructured>["structured"];

@@ -11,7 +11,8 @@
 import { searchByTime } from "../search/mod.ts";
 import type { MatchOutput } from "../search/mod.ts";
 import { formatTime } from "../query/mod.ts";
-import type { ChangeOutput, ChangesDeps } from "./changes_since.ts";
+import type { ChangesDeps } from "./changes_since.ts";
+import type { ChangeOutput } from "./changes_output.ts";
 
 /** A page of a fresh instance's changes, and the search's own cursor for the next. */
 export interface FreshPage {

@@ -7,13 +7,7 @@
  *
  * @module
  */
-export {
-  type ChangeOutput,
-  type ChangesDeps,
-  type ChangesOutput,
-  type ChangesResult,
-  changesSince,
-  type Journals,
-} from "./changes_since.ts";
+export { type ChangesDeps, changesSince, type Journals } from "./changes_since.ts";
+export type { ChangeOutput, ChangesOutput, ChangesResult } from "./changes_output.ts";
 export { changesSaid, type ChangesStructured, changesStructured } from "./changes_words.ts";
 export { newRunId, rootClock } from "./clock.ts";
