@@ -18,12 +18,11 @@ import type { Pager } from "../paging/mod.ts";
 import { encodeClock, rootClock, rootTag } from "./clock.ts";
 import {
   type ChangesCursor,
-  type ChangesRequest,
   encodeChangesCursor,
   parseChangesArguments,
 } from "./changes_arguments.ts";
 import { freshChanges } from "./fresh_changes.ts";
-import type { ChangeOutput, ChangesFacts, ChangesOutput, ChangesResult } from "./changes_output.ts";
+import type { ChangeOutput, ChangesOutput, ChangesResult } from "./changes_output.ts";
 
 /** Why a clock from before the root's index last became ready cannot be followed. */
 const LEARNED_AGAIN =
