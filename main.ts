@@ -18,6 +18,8 @@ import {
   readablePaths,
 } from "./src/config.ts";
 import { type Log, serve } from "./src/mcp/server.ts";
+import { runService, type ServiceSettings } from "./src/shared/mod.ts";
+import { V8_FLAGS } from "./src/runtime_flags.ts";
 import { systemClock } from "./src/ports/clock.ts";
 import { WorkerScanner } from "./src/workers/scanner.ts";
 import { WORKER_MODULES } from "./src/worker_modules.ts";
@@ -35,12 +37,50 @@ const log: Log = (level, message) => {
   console.error(`[file-time-search] ${level}: ${message}`);
 };
 
+/** Whether this runs from source (`deno run main.ts`), not as a compiled binary. */
+const FROM_SOURCE = /^deno(\.exe)?$/.test(Deno.execPath().split(/[\\/]/).pop() ?? "");
+
 /** How a person runs this: the binary's own name, or the task when run from source. */
 function programName(): string {
-  const exe = Deno.execPath().split(/[\\/]/).pop() ?? "";
-  return /^deno(\.exe)?$/.test(exe)
+  return FROM_SOURCE
     ? `npx -y deno@${Deno.version.deno} task -q cli`
-    : exe.replace(/\.exe$/, "");
+    : (Deno.execPath().split(/[\\/]/).pop() ?? "").replace(/\.exe$/, "");
+}
+
+/**
+ * How a root's index service is started (contract §28): this same program with `service`.
+ * From source, with only what it needs: read its root, the server's code and the temp
+ * folder (its private folder and its socket), write the temp folder, and its one socket.
+ * A compiled binary has its flags built in; it gives up `net` and `run` once it listens.
+ */
+function serviceCommand(rootReal: string, socket: string, tmp: string) {
+  const command = Deno.execPath();
+  if (!FROM_SOURCE) return { command, args: ["service"] };
+  const main = fromFileUrl(import.meta.url);
+  const code = main.slice(0, Math.max(main.lastIndexOf("/"), main.lastIndexOf("\\")));
+  return {
+    command,
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      `--allow-read=${rootReal},${code},${tmp}${QUEUE_LIMIT}`,
+      `--allow-write=${tmp}`,
+      `--allow-net=unix:${socket}`,
+      V8_FLAGS,
+      main,
+      "service",
+    ],
+  };
+}
+
+/** The kernel's event queue length, which a service reads as a server does (Linux). */
+const QUEUE_LIMIT = Deno.build.os === "linux" ? ",/proc/sys/fs/inotify/max_queued_events" : "";
+
+/** Drops the permissions only the link worker (or a service's listener) needed. */
+function giveUpNetAndRun(): void {
+  Deno.permissions.revokeSync({ name: "net" });
+  Deno.permissions.revokeSync({ name: "run" });
 }
 
 /** The CLI's access to the process. */
@@ -67,6 +107,11 @@ function rootArguments(args: string[]): string[] | null {
 }
 
 async function main(args: string[]): Promise<number> {
+  if (args[0] === "service" && args.length === 2) {
+    // A root's index service (contract §28), started by a session with its settings.
+    await runService(JSON.parse(args[1]!) as ServiceSettings, { listening: giveUpNetAndRun });
+    return 0;
+  }
   const roots = rootArguments(args);
   if (roots === null) return await runCli(args, cliIo());
   const envProblem = envPermissionProblem(
@@ -113,6 +158,8 @@ async function main(args: string[]): Promise<number> {
     log,
     input: Deno.stdin.readable,
     output: Deno.stdout.writable,
+    serviceCommand,
+    giveUp: giveUpNetAndRun,
   });
   return 0;
 }

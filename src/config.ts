@@ -52,6 +52,11 @@ export interface Config {
   index: { mode: IndexMode; maxEntries: number };
   /** `CHANGES_MAX_ENTRIES` and `CHANGES_MAX_AGE`: each root's journal's bounds (§24). */
   changes: { maxEntries: number; maxAgeMs: number };
+  /**
+   * `SHARED_INDEX` and `SHARED_INDEX_IDLE` (contract §28): whether each root's index is one
+   * service shared by every session, and how long it outlives its last session (0: not).
+   */
+  shared: { on: boolean; idleMs: number };
 }
 
 /**
@@ -62,6 +67,9 @@ export type IndexMode = "on" | "lazy" | "off";
 
 /** The default of `INDEX_MAX_ENTRIES`. */
 export const DEFAULT_INDEX_MAX_ENTRIES = 5_000_000;
+
+/** The default of `SHARED_INDEX_IDLE`: 15 minutes. */
+export const DEFAULT_SHARED_IDLE_MS = 15 * 60_000;
 
 /** The defaults of `CHANGES_MAX_ENTRIES` and `CHANGES_MAX_AGE` (contract §24). */
 export const DEFAULT_CHANGES = Object.freeze({ maxEntries: 1_000_000, maxAgeMs: 7 * 86_400_000 });
@@ -96,6 +104,8 @@ export const ENV_VARIABLES = [
   "INDEX_MAX_ENTRIES",
   "CHANGES_MAX_ENTRIES",
   "CHANGES_MAX_AGE",
+  "SHARED_INDEX",
+  "SHARED_INDEX_IDLE",
 ] as const;
 
 /** Where {@linkcode loadConfig} reads from; the defaults are the real ones. */
@@ -216,6 +226,10 @@ export function loadConfig(sources: ConfigSources): Config {
     maxEntries: readInteger(sources.env, "CHANGES_MAX_ENTRIES", 1, DEFAULT_CHANGES.maxEntries),
     maxAgeMs: readDuration(sources.env, "CHANGES_MAX_AGE", DEFAULT_CHANGES.maxAgeMs),
   };
+  const shared = {
+    on: readChoice(sources.env, "SHARED_INDEX", ["on", "off"] as const) === "on",
+    idleMs: readDuration(sources.env, "SHARED_INDEX_IDLE", DEFAULT_SHARED_IDLE_MS, 0),
+  };
   return {
     roots,
     defaultRoot,
@@ -226,6 +240,7 @@ export function loadConfig(sources: ConfigSources): Config {
     respectIgnoreFiles,
     index,
     changes,
+    shared,
   };
 }
 

@@ -50,13 +50,13 @@ export function readInteger(
 }
 
 /** A duration: whole seconds, or a whole number with `s`, `m`, `h` or `d` (`fallback` ms when unset). */
-export function readDuration(env: Env, name: string, fallback: number): number {
+export function readDuration(env: Env, name: string, fallback: number, least = 1000): number {
   const raw = (env(name) ?? "").trim();
   if (raw === "") return fallback;
   const m = /^(\d+)\s*([smhd]?)$/.exec(raw);
   const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86_400 }[m?.[2] ?? ""]!;
   const ms = m ? Number(m[1]) * unit * 1000 : NaN;
-  if (!Number.isSafeInteger(ms) || ms < 1000) {
+  if (!Number.isSafeInteger(ms) || ms < least) {
     throw new ConfigError(`${name} must be a duration such as 3600, 90m, 24h or 7d, not '${raw}'.`);
   }
   return ms;

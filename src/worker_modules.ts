@@ -9,7 +9,9 @@
  */
 
 /** The worker entry modules, by role. */
-export const WORKER_MODULES: Readonly<Record<"scan" | "index" | "watch" | "fill", URL>> = Object
+export const WORKER_MODULES: Readonly<
+  Record<"scan" | "index" | "watch" | "fill" | "link", URL>
+> = Object
   .freeze({
     /** A scan worker: one scan, or one share of it, on the real file system. */
     scan: new URL("./workers/scan_worker.ts", import.meta.url),
@@ -19,4 +21,6 @@ export const WORKER_MODULES: Readonly<Record<"scan" | "index" | "watch" | "fill"
     watch: new URL("./index/watch/watch_worker.ts", import.meta.url),
     /** A root's fill helper: the other share of a fill, fed to the index worker. */
     fill: new URL("./index/fill/fill_worker.ts", import.meta.url),
+    /** The session's link to its roots' index services: their sockets, and their start. */
+    link: new URL("./shared/link_worker.ts", import.meta.url),
   });

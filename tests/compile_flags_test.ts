@@ -2,7 +2,8 @@
  * `deno compile` cannot run here (its runtime comes from dl.deno.land), so this checks
  * what the compile script would run: every target carries the start task's flags
  * (contract §13: `--allow-read`, narrowed per worker at run time, `--allow-write=/tmp` for
- * the private folder, the `--allow-env` list and the V8 flags) and every worker module (contract §18), which compile does not find
+ * the private folder, the `--allow-env` list, the V8 flags, and `--allow-net` and
+ * `--allow-run`, which only the link worker keeps, for its roots' services, contract §28) and every worker module (contract §18), which compile does not find
  * by itself; and that the list of worker modules is whole: every module the source hands
  * to a worker is on it.
  */
@@ -22,7 +23,7 @@ Deno.test("compile script: every target gets the start task's flags, every worke
     const flags = args.filter((a) => a.startsWith("--allow-") || a.startsWith("--v8-flags"));
     assert.deepEqual(
       flags.sort(),
-      ["--allow-read", ALLOW_WRITE, ALLOW_ENV, V8_FLAGS].sort(),
+      ["--allow-read", ALLOW_WRITE, ALLOW_ENV, V8_FLAGS, "--allow-net", "--allow-run"].sort(),
       String(target),
     );
     const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
@@ -30,6 +31,7 @@ Deno.test("compile script: every target gets the start task's flags, every worke
       "src/index/answer/index_worker.ts",
       "src/index/fill/fill_worker.ts",
       "src/index/watch/watch_worker.ts",
+      "src/shared/link_worker.ts",
       "src/workers/scan_worker.ts",
     ]);
     assert.equal(args.at(-1), "main.ts");

@@ -161,6 +161,7 @@ Deno.test("layering: the rooms are the ones the README describes", () => {
     "query",
     "search",
     "security",
+    "shared",
     "walk",
     "workers",
   ]);

@@ -60,7 +60,7 @@ Deno.test("main names --allow-env when it may not read ALLOW_ROOTS, and warns fo
   assert.equal(warned.code, 0);
   assert.match(
     warned.stderr[0]!,
-    /--allow-env does not cover DEFAULT_ROOT, .*CHANGES_MAX_AGE, so they are ignored: use --allow-env=/,
+    /--allow-env does not cover DEFAULT_ROOT, .*SHARED_INDEX_IDLE, so they are ignored: use --allow-env=/,
   );
 });
 

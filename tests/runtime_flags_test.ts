@@ -10,14 +10,14 @@ import { runDeno } from "./helpers/spawn.ts";
 
 const README = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
 
-Deno.test("deno task start grants reading, writing the temp folder, exactly the server's variables, and nothing else", () => {
+Deno.test("deno task start grants reading, writing the temp folder, exactly the server's variables, sockets and runs (its index services), and nothing else", () => {
   assert.deepEqual(
     ALLOW_ENV.slice("--allow-env=".length).split(",").sort(),
     [...ENV_VARIABLES].sort(),
   );
   assert.deepEqual(
     SERVER_FLAGS.filter((a) => a.startsWith("--allow-")).sort(),
-    ["--allow-read", ALLOW_WRITE, ALLOW_ENV].sort(),
+    ["--allow-read", ALLOW_WRITE, ALLOW_ENV, "--allow-net", "--allow-run"].sort(),
   );
   assert.equal(ALLOW_WRITE, "--allow-write=/tmp");
 });
@@ -26,6 +26,7 @@ Deno.test("the README's client configuration uses the same flags", () => {
   assert.ok(README.includes(`"${V8_FLAGS}"`));
   assert.ok(README.includes(`"${ALLOW_ENV}"`));
   assert.ok(README.includes(`"${ALLOW_WRITE}"`));
+  assert.ok(README.includes(`"--allow-net",\n        "--allow-run"`));
 });
 
 Deno.test("deno task start is quiet, and its import map holds only what the server imports", async () => {
@@ -71,7 +72,8 @@ Deno.test({
       // An empty cache of its own (the TLS and proxy settings still passed on).
       const out = await runDeno(["task", "-q", "start", "--", root], {
         cwd: new URL("..", import.meta.url),
-        env: { DENO_DIR: denoDir, NO_COLOR: "1" },
+        // No index service: one would outlive the server, using the cache removed below.
+        env: { DENO_DIR: denoDir, NO_COLOR: "1", SHARED_INDEX: "off" },
       });
       assert.equal(out.code, 0);
       const stderr = out.stderr.trim().split("\n");

@@ -25,6 +25,7 @@ import { freshChanges } from "./fresh_changes.ts";
 import type { ChangeOutput, ChangesOutput, ChangesResult } from "./changes_output.ts";
 
 /** Why a clock from before the root's index last became ready cannot be followed. */
+const ANOTHER_RUN = "the clock is from another run of the server";
 const LEARNED_AGAIN =
   "the root's index learned the tree again since the clock (events were lost, or its watch restarted)";
 
@@ -108,7 +109,9 @@ export async function changesSince(
       const c = since.clock;
       if (c.run === "") return "the clock is from an earlier version of the server";
       if (c.root !== tag) return "the clock is another root's";
-      if (c.run !== run(now?.run)) return "the clock is from another run of the server";
+      // A shared index's run is known once its service answered (asked below when not yet).
+      const known = now !== null || deps.journals === null;
+      if (known && c.run !== run(now?.run)) return ANOTHER_RUN;
       // A clock that names a time only: its root was not indexed then, or not answered from
       // since it became ready; the journal answers from the time if it reaches back to it.
       if (c.at !== null) {
@@ -120,10 +123,9 @@ export async function changesSince(
     if (epoch !== null && now !== null && now.epoch !== epoch) return LEARNED_AGAIN;
     const asked = await ask(from, null, null);
     if (typeof asked === "string") return `its index cannot answer now: ${asked}`;
+    if ("clock" in since && since.clock.run !== run(asked.run)) return ANOTHER_RUN;
     if ("fresh" in asked.answer) return asked.answer.fresh;
-    if (epoch !== null && (asked.epoch !== epoch || run(asked.run) !== run(now?.run))) {
-      return LEARNED_AGAIN;
-    }
+    if (epoch !== null && asked.epoch !== epoch) return LEARNED_AGAIN;
     const next = encodeClock({
       run: run(asked.run),
       root: tag,

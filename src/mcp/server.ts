@@ -30,6 +30,7 @@ import {
 } from "../index/mod.ts";
 import type { SearchDeps } from "../search/mod.ts";
 import { type Journals, newRunId, rootClock } from "../changes/mod.ts";
+import { type ServiceCommand, SharedIndex, shareIndexes } from "../shared/mod.ts";
 import { LineTransport } from "./line_transport.ts";
 import { indexOff, LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
 import { type Log, McpLog } from "./logging.ts";
@@ -49,7 +50,7 @@ export interface ServerDeps extends SearchDeps {
   version: string;
   log: McpLog;
   /** Each root's live index, for `fs.list_roots` (absent with `INDEX=off`). */
-  indexStatus?: () => IndexStatus[];
+  indexStatus?: () => IndexStatus[] | Promise<IndexStatus[]>;
   /** This server run's id, which its clocks name (contract §24). */
   run: string;
   /** Each root's journal (absent with `INDEX=off`). */
@@ -92,7 +93,7 @@ export function createServer(deps: ServerDeps): Server {
       const tool = calledTool(params.name, TOOLS);
       const styled = (result: CallToolResult) => styledResult(result, deps.config.toolNames);
       if (tool === LIST_ROOTS_TOOL_NAME) {
-        const index = deps.indexStatus?.() ??
+        const index = await deps.indexStatus?.() ??
           deps.config.roots.map((r) => indexOff(offAnswers!.of(r.path)));
         const now = deps.clock.now();
         const clocks = deps.config.roots.map((r) => rootClock(deps, r.path, now));
@@ -125,6 +126,10 @@ export interface ServeOptions {
   watchWorkerUrl?: URL;
   /** The live index's index worker module. Default: the real one. */
   indexWorkerUrl?: URL;
+  /** How a root's index service is started (contract §28); none: each root's index is its own. */
+  serviceCommand?: ServiceCommand;
+  /** Called once the link to the services is made: main.ts drops `net` and `run`. */
+  giveUp?: () => void;
 }
 
 /**
@@ -146,13 +151,22 @@ export async function serve(options: ServeOptions): Promise<void> {
     : null;
   const removeCookies = () => cookies?.path && removePrivateFolder(cookies.path);
   globalThis.addEventListener("unload", removeCookies);
-  const index = cookies
+  const links = cookies && options.serviceCommand
+    ? await shareIndexes({
+      config,
+      version: options.version,
+      privateFolder: cookies.path,
+      command: options.serviceCommand,
+      ...(options.giveUp ? { giveUp: options.giveUp } : {}),
+    })
+    : "this server starts no index services";
+  const own = cookies
     ? new LiveIndex(walk, config.roots, {
       readPaths,
       cookies,
       queueLimit: kernelQueueLimit(),
       hungRoots,
-      eager: config.index.mode === "on",
+      eager: config.index.mode === "on" && typeof links === "string",
       maxDepth: config.limits.maxDepth,
       maxEntries: config.index.maxEntries,
       changes: config.changes,
@@ -161,6 +175,19 @@ export async function serve(options: ServeOptions): Promise<void> {
       ...(options.indexWorkerUrl ? { indexWorkerUrl: options.indexWorkerUrl } : {}),
     })
     : null;
+  // Shared (contract §28): each root's calls go to its service where it can be had.
+  const index = own && typeof links !== "string"
+    ? new SharedIndex(config.roots.map((r) => r.path), links, own, walk, config.index.mode === "on")
+    : own;
+  const notShared = typeof links === "string" ? { shared: { reason: links } } : {};
+  if (typeof links === "string" && own && options.serviceCommand) {
+    mcpLog.log("info", `index: each root's index is this server's own: ${links}.`);
+  }
+  const indexStatus = index instanceof SharedIndex
+    ? () => index.status()
+    : index
+    ? () => index.status().map((status) => ({ ...status, ...notShared }))
+    : null;
   const scanner = index ?? walk;
   const server = createServer({
     config,
@@ -168,7 +195,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     clock: systemClock,
     version: options.version,
     log: mcpLog,
-    ...(index ? { indexStatus: () => index.status(), journals: index } : {}),
+    ...(index && indexStatus ? { indexStatus, journals: index } : {}),
     run: newRunId(),
     ...(guard ? { guard } : {}),
   });

@@ -16,7 +16,7 @@ export {
   WorkerScanner,
   type WorkerScannerOptions,
 } from "./scanner.ts";
-export { type PoolCounts, spawnSandboxed } from "./worker_pool.ts";
+export { type PoolCounts, spawnLinkWorker, spawnSandboxed } from "./worker_pool.ts";
 export {
   answerScan,
   answerScans,

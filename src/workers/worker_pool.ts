@@ -165,3 +165,30 @@ export function spawnSandboxed(url: URL, readPaths: string[], writePaths: string
     },
   });
 }
+
+/**
+ * The session's link worker (shared/link_worker.ts, contract §28), whose Deno permissions reach exactly `sockets` (and
+ * read and write the socket folder, where they are) and run exactly `command`.
+ */
+export function spawnLinkWorker(
+  folder: string,
+  sockets: readonly string[],
+  command: string,
+  url: URL = WORKER_MODULES.link,
+): Worker {
+  return new Worker(url, {
+    type: "module",
+    deno: {
+      permissions: {
+        read: [folder],
+        write: [folder],
+        net: sockets.map((s) => `unix:${s}`),
+        run: [command],
+        env: false,
+        ffi: false,
+        sys: false,
+        import: false,
+      },
+    },
+  });
+}

@@ -27,14 +27,15 @@ export interface StandIn {
 /**
  * A stand-in for the compiled binary: the flags the compile script gives it, and Deno's
  * cache (with the TLS and proxy settings) passed on, which the binary would not need;
- * `env` is set for it too.
+ * `env` is set for it too. The index services it starts (contract §28) end with their last
+ * session (`SHARED_INDEX_IDLE=0`) unless `env` says otherwise: no test leaves one behind.
  */
 export async function standInBinary(env: Record<string, string> = {}): Promise<StandIn> {
   const dir = await Deno.makeTempDir({ prefix: "fts-bin-" });
   const file = path.join(dir, "file-time-search");
   await Deno.writeTextFile(
     file,
-    `#!/bin/sh\n${exportLines(env)}exec "${Deno.execPath()}" run ${
+    `#!/bin/sh\n${exportLines({ SHARED_INDEX_IDLE: "0", ...env })}exec "${Deno.execPath()}" run ${
       SERVER_FLAGS.join(" ")
     } "${REPO}/main.ts" "$@"\n`,
   );

@@ -23,6 +23,16 @@ const STDERR_TAIL = 4000;
 export const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 /** The same server with its workers reading through a test seam (seam_main.ts). */
 const SEAM_MAIN = fileURLToPath(new URL("./seam_main.ts", import.meta.url));
+/**
+ * What `fs.list_roots` says of sharing for a server started without `--allow-net` (the
+ * tests' servers, unless TEST_SHARED_INDEX=1): why its indexes are its own (contract §28).
+ */
+export const NOT_SHARED = {
+  reason: Deno.build.os === "windows"
+    ? "Deno has no unix sockets on Windows"
+    : "the server may not use sockets (--allow-net)",
+};
+
 /** The flags of `deno task start`. */
 export const SERVER_ARGS = [
   "run",
@@ -66,15 +76,21 @@ export async function connect(
   without: readonly string[] = [],
   /** Run as an unprivileged user, from what `stageForNobody` copied (nobody.ts). */
   as?: Staged,
+  /** Flags besides the tests' (`--allow-net` and `--allow-run`: shared indexes, sessions.ts). */
+  extra: readonly string[] = [],
 ): Promise<Connection> {
   const serverArgs = (seam ? SEAM_SERVER_ARGS : SERVER_ARGS)
     .filter((a) => !without.includes(a))
     .map((a) => a === V8_FLAGS ? v8Flags : as && a === MAIN ? as.main : a);
+  // TEST_SHARED_INDEX=1: every server shares its indexes (the suite run as clients run it).
+  const shared = Deno.env.get("TEST_SHARED_INDEX") === "1" && !extra.includes("--allow-net");
+  serverArgs.splice(1, 0, ...extra, ...(shared ? ["--allow-net", "--allow-run"] : []));
   const transport = new StdioClientTransport({
     command: as?.command ?? Deno.execPath(),
     args: [...(as?.prefix ?? []), ...serverArgs, ...args],
     // The SDK adds HOME, PATH and a few more of its own (getDefaultEnvironment).
     env: childEnv({
+      ...(shared ? { SHARED_INDEX_IDLE: "0" } : {}),
       ...env,
       ...(seam ? { FILE_TIME_SEARCH_TEST_SEAM: JSON.stringify(seam) } : {}),
       ...(as ? { DENO_DIR: as.denoDir } : {}),

@@ -49,7 +49,8 @@ export function childEnv(env: Record<string, string> = {}): Record<string, strin
     const value = Deno.env.get(name);
     if (value !== undefined) passed[name] = value;
   }
-  return { ...passed, ...env };
+  // The index services a test's server starts (contract §28) end with its last session.
+  return { ...passed, SHARED_INDEX_IDLE: "0", ...env };
 }
 
 /** What a finished child printed. */

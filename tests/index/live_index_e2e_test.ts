@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { NO_INDEX } from "../helpers/live_index.ts";
-import { connect, rootIndex, type RootIndexInfo } from "../helpers/server.ts";
+import { connect, NOT_SHARED, rootIndex, type RootIndexInfo } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
@@ -41,6 +41,7 @@ Deno.test({
       state: "ready",
       entries: 33,
       answers: { index: 0, walk: 0 },
+      shared: NOT_SHARED,
     });
     const args = { timeField: "modified", limit: 5 };
     const paths = async () =>
@@ -76,6 +77,7 @@ Deno.test({
       entries: 0,
       reason: "not used yet",
       answers: { index: 0, walk: 0 },
+      shared: NOT_SHARED,
     });
     const found = await conn.search({ timeField: "modified" }); // walked; starts the index
     assert.equal((found.structuredContent as { matches: unknown[] }).matches.length, 2);
@@ -85,6 +87,7 @@ Deno.test({
       entries: 3,
       answers: { index: 0, walk: 1 },
       lastWalk: "its watch is starting",
+      shared: NOT_SHARED,
     });
     await conn.search({ timeField: "modified" });
     assert.deepEqual((await rootIndex(conn)).answers, { index: 1, walk: 1 });

@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { encodeCursor } from "../../src/query/cursor.ts";
-import { connect, type Connection, rawSession, textOf } from "../helpers/server.ts";
+import { connect, type Connection, NOT_SHARED, rawSession, textOf } from "../helpers/server.ts";
 import { DAY, makeTree, T0, type TempTree } from "../helpers/tree.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
@@ -340,6 +340,7 @@ Deno.test({
         ? "on Windows the watch gives no order across folders, so no indexed answer could be proved up to date"
         : "not used yet",
       answers: { index: 0, walk: 0 },
+      shared: NOT_SHARED,
     };
     const { serverTime, timeZone, summary, memory, ...listed } = result
       .structuredContent as {

@@ -48,6 +48,7 @@ const CONFIG: Config = {
   respectIgnoreFiles: false,
   index: { mode: "off", maxEntries: 1 },
   changes: { maxEntries: 1, maxAgeMs: 1000 },
+  shared: { on: false, idleMs: 0 },
 };
 
 Deno.test("SEARCH_INPUT_SCHEMA and argumentsShape have the same property names", () => {

@@ -1,0 +1,39 @@
+/**
+ * What the session's main isolate and its link worker (link_worker.ts) say to each other.
+ *
+ * @module
+ */
+import type { ServiceSettings } from "./service.ts";
+import type { FromService, ServiceFacts, ToService } from "./wire.ts";
+
+/** A root's service, as the link worker reaches it. */
+export interface LinkRoot {
+  socket: string;
+  /** The arguments that start its service, before its settings. */
+  args: string[];
+  settings: ServiceSettings;
+}
+
+/** To the link worker. */
+export type ToLink =
+  | {
+    type: "init";
+    folder: string;
+    uid: number;
+    version: string;
+    roots: LinkRoot[];
+    /** The server's own executable, which starts a service. */
+    command: string;
+  }
+  /** Connect to root `root`'s service, starting it if none answers. */
+  | { type: "ensure"; root: number }
+  | { type: "send"; root: number; message: ToService }
+  /** Let go of the connection (a service that hung). */
+  | { type: "drop"; root: number };
+
+/** From the link worker. */
+export type FromLink =
+  | { type: "up"; root: number; facts: ServiceFacts }
+  /** Not connected, and why; `retry`: a later call may try again. */
+  | { type: "down"; root: number; why: string; retry: boolean }
+  | { type: "message"; root: number; message: FromService };

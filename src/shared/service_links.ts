@@ -1,0 +1,181 @@
+/**
+ * The session's side of its roots' index services (contract §28): per root, whether its
+ * service is connected, and why not; each question put to it, answered or given up at its
+ * deadline (a service that hangs is let go, and the next call finds or starts another).
+ * The connections themselves are the link worker's (link_worker.ts), the only code of the
+ * session that may reach a socket or start a process.
+ *
+ * @module
+ */
+import type { FromLink, LinkRoot, ToLink } from "./link_messages.ts";
+import type { FromService, ServiceFacts, ToService } from "./wire.ts";
+import type { ScanProgress } from "../walk/mod.ts";
+
+/** Failures in a row after which a root stops asking for a service (its own index answers). */
+export const MOST_FAILURES = 3;
+/** The least time between two tries to reach a root's service. */
+const RETRY_MS = 1000;
+
+/** A root's link to its service. */
+interface Link {
+  state: "idle" | "connecting" | "up" | "given up";
+  why: string;
+  facts?: ServiceFacts;
+  failures: number;
+  triedAt: number;
+}
+
+type Asked = Exclude<ToService, { t: "hello" } | { t: "cancel" }>;
+type Question = Asked extends infer Q ? Q extends { id: number } ? Omit<Q, "id"> : never : never;
+
+interface Pending {
+  root: number;
+  resolve(reply: FromService | string): void;
+  onProgress?: (progress: ScanProgress) => void;
+}
+
+/** The link worker's settings: where the sockets are, and how a service is started. */
+export type LinkSetup = Omit<Extract<ToLink, { type: "init" }>, "type">;
+
+/** Each root's link to its service, through one link worker. */
+export class ServiceLinks {
+  readonly #worker: Worker;
+  readonly #links: Link[];
+  readonly #pending = new Map<number, Pending>();
+  #next = 1;
+
+  constructor(setup: LinkSetup, worker: Worker) {
+    this.#worker = worker;
+    this.#links = setup.roots.map(() => ({
+      state: "idle",
+      why: "its service is not asked yet",
+      failures: 0,
+      triedAt: -Infinity,
+    }));
+    worker.onmessage = (event: MessageEvent<FromLink>) => this.#told(event.data);
+    worker.postMessage({ type: "init", ...setup } satisfies ToLink);
+  }
+
+  /** Whether root `i`'s service is connected. */
+  up(i: number): boolean {
+    return this.#links[i]!.state === "up";
+  }
+
+  /** Whether root `i` no longer asks for a service (its own index answers it). */
+  givenUp(i: number): boolean {
+    return this.#links[i]!.state === "given up";
+  }
+
+  /** Whether root `i`'s service was ever asked for (a lazy root's first call asks). */
+  asked(i: number): boolean {
+    return this.#links[i]!.triedAt !== -Infinity;
+  }
+
+  /** Why root `i`'s service does not answer now. */
+  why(i: number): string {
+    return this.#links[i]!.why;
+  }
+
+  /** What root `i`'s service said of itself when it was connected. */
+  facts(i: number): ServiceFacts | undefined {
+    return this.#links[i]!.facts;
+  }
+
+  /** Connects root `i`'s service (starting it if none answers), unless tried just now. */
+  ensure(i: number, now = Date.now()): void {
+    const link = this.#links[i]!;
+    if (link.state !== "idle" || now - link.triedAt < RETRY_MS) return;
+    link.state = "connecting";
+    link.triedAt = now;
+    link.why = "its service is being reached";
+    this.#worker.postMessage({ type: "ensure", root: i } satisfies ToLink);
+  }
+
+  /**
+   * Puts a question to root `i`'s service: its reply, or why there is none (not connected,
+   * gone, or no reply within `timeoutMs`: the service is then let go). Rejects with the
+   * signal's reason when it is aborted (the service is told to stop).
+   */
+  ask(
+    i: number,
+    question: Question,
+    options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: ScanProgress) => void },
+  ): Promise<FromService | string> {
+    if (!this.up(i)) return Promise.resolve(this.why(i));
+    const id = this.#next++;
+    const { signal, onProgress } = options;
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", aborted);
+        this.#pending.delete(id);
+      };
+      const aborted = () => {
+        done();
+        this.#send(i, { t: "cancel", id });
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(() => {
+        done();
+        this.#lost(i, "its service did not answer in time", true);
+        this.#worker.postMessage({ type: "drop", root: i } satisfies ToLink);
+        resolve("its service did not answer in time");
+      }, options.timeoutMs);
+      if (signal?.aborted) return aborted();
+      signal?.addEventListener("abort", aborted, { once: true });
+      this.#pending.set(id, {
+        root: i,
+        resolve: (reply) => (done(), resolve(reply)),
+        ...(onProgress ? { onProgress } : {}),
+      });
+      this.#send(i, { ...question, id } as ToService);
+    });
+  }
+
+  close(): void {
+    this.#worker.terminate();
+    for (const pending of this.#pending.values()) pending.resolve("the server is closing");
+  }
+
+  #send(i: number, message: ToService): void {
+    this.#worker.postMessage({ type: "send", root: i, message } satisfies ToLink);
+  }
+
+  #told(message: FromLink): void {
+    const link = this.#links[message.root]!;
+    if (message.type === "up") {
+      link.state = "up";
+      link.facts = message.facts;
+      link.failures = 0;
+      link.why = "";
+    } else if (message.type === "down") {
+      this.#lost(message.root, message.why, message.retry);
+    } else {
+      const reply = message.message;
+      if (!("id" in reply)) return;
+      const pending = this.#pending.get(reply.id);
+      if (reply.t === "progress") pending?.onProgress?.(reply.progress);
+      else pending?.resolve(reply);
+    }
+  }
+
+  /** Root `i`'s service is not connected (any more), for `why`. */
+  #lost(i: number, why: string, retry: boolean): void {
+    const link = this.#links[i]!;
+    // Counted once per link lost: the calls sent while it was going say so again.
+    if (link.state === "up" || link.state === "connecting") {
+      const wasUp = link.state === "up";
+      link.failures = wasUp ? 1 : link.failures + 1;
+      link.why = why;
+      link.state = !retry || link.failures >= MOST_FAILURES ? "given up" : "idle";
+    }
+    for (const [id, pending] of this.#pending) {
+      if (pending.root !== i) continue;
+      this.#pending.delete(id);
+      pending.resolve(why);
+    }
+  }
+}
+
+/** The roots' link settings, as the worker is given them. */
+export type { LinkRoot };

@@ -1,0 +1,90 @@
+/**
+ * Whether a session's roots' indexes can be shared (contract §28), and its link to them:
+ * `SHARED_INDEX` on, not Windows, the server allowed sockets (`--allow-net`) and to start
+ * its own executable (`--allow-run`), a private folder (whose owner names the user), and a
+ * socket folder that passes its check. Then the link worker is made, with exactly the
+ * sockets of these roots and that executable, and the caller gives up `net` and `run`;
+ * the session's scanner is then a `SharedIndex` over these links (shared_index.ts).
+ *
+ * @module
+ */
+import type { Config } from "../config.ts";
+import { spawnLinkWorker } from "../workers/mod.ts";
+import { checkSocketFolder, serviceName, servicePaths, socketFolderOf } from "./socket_folder.ts";
+import type { LinkRoot } from "./link_messages.ts";
+import { ServiceLinks } from "./service_links.ts";
+
+/** How a root's service is started: the executable and the arguments before its settings. */
+export type ServiceCommand = (
+  rootReal: string,
+  socket: string,
+  tmp: string,
+) => { command: string; args: string[] };
+
+/** What {@linkcode shareIndexes} needs. */
+export interface ShareOptions {
+  config: Config;
+  version: string;
+  /** The server's private folder (made by it, so owned by its user). */
+  privateFolder: string | null;
+  command: ServiceCommand;
+  /** Called once the link worker is made: the caller drops `net` and `run`. */
+  giveUp?: () => void;
+  /** The link worker's module. Default: the real one. */
+  linkWorkerUrl?: URL;
+}
+
+/** The longest socket path a unix socket takes (macOS's 104 bytes, less the NUL). */
+const MAX_SOCKET_PATH = 103;
+
+/** The session's links to its roots' index services, or why this server keeps its own index. */
+export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks | string> {
+  const { config } = options;
+  if (!config.shared.on) return "SHARED_INDEX=off";
+  if (config.index.mode === "off") return "INDEX=off";
+  if (Deno.build.os === "windows") return "Deno has no unix sockets on Windows";
+  if (options.privateFolder === null) return "the server has no private folder";
+  const place = socketFolderOf(options.privateFolder);
+  if (typeof place === "string") return place;
+  const { folder, uid } = place;
+  const tmp = folder.slice(0, folder.lastIndexOf("/"));
+  const first = options.command("/", `${folder}/x.sock`, tmp).command;
+  if (Deno.permissions.querySync({ name: "net" }).state !== "granted") {
+    return "the server may not use sockets (--allow-net)";
+  }
+  if (Deno.permissions.querySync({ name: "run", command: first }).state !== "granted") {
+    return "the server may not start its index services (--allow-run)";
+  }
+  const problem = checkSocketFolder(folder, uid);
+  if (problem !== null) return problem;
+  const settings = {
+    maxEntries: config.index.maxEntries,
+    maxDepth: config.limits.maxDepth,
+    changes: config.changes,
+  };
+  const roots: LinkRoot[] = [];
+  for (const root of config.roots) {
+    const name = await serviceName(options.version, root.realPath, settings);
+    const { socket } = servicePaths(folder, name);
+    if (new TextEncoder().encode(socket).length > MAX_SOCKET_PATH) {
+      return "the temp folder's path is too long for a socket";
+    }
+    const { args } = options.command(root.realPath, socket, tmp);
+    roots.push({
+      socket,
+      args,
+      settings: {
+        root: root.realPath,
+        version: options.version,
+        name,
+        folder,
+        idleMs: config.shared.idleMs,
+        ...settings,
+      },
+    });
+  }
+  const sockets = roots.map((r) => r.socket);
+  const worker = spawnLinkWorker(folder, sockets, first, options.linkWorkerUrl);
+  options.giveUp?.();
+  return new ServiceLinks({ folder, uid, version: options.version, roots, command: first }, worker);
+}

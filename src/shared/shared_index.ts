@@ -1,0 +1,143 @@
+/**
+ * A session's scanner when its roots' indexes are shared (contract §28): each call on a
+ * root whose service is connected is put to that service, answered from its index or
+ * walked here (the service says why); a root whose service is not connected yet walks
+ * while it is found or started; a root whose service could not be had (MOST_FAILURES in a
+ * row, or a socket folder that fails its check) is answered by this server's own live
+ * index, as with `SHARED_INDEX=off`. Never a failed call because of a service: the worst
+ * it costs is a walk, which says why. Changes calls read the service's journal, whose
+ * clocks (named by the service's run) hold in every session while it lives.
+ *
+ * @module
+ */
+import { type ErrorCode, ToolError } from "../errors.ts";
+import {
+  Answers,
+  type IndexStatus,
+  type JournalAnswer,
+  type JournalQuery,
+  type LiveIndex,
+} from "../index/mod.ts";
+import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
+import type { ScanOutcome } from "../walk/mod.ts";
+import type { RunOptions, Scanner } from "../workers/mod.ts";
+import type { ServiceLinks } from "./service_links.ts";
+import type { JournalMark } from "./wire.ts";
+
+/** How long a call waits for its service beyond its own deadline (the service's grace). */
+const GRACE_MS = 2000;
+/** How long a status or journal question may take. */
+const QUESTION_MS = 3000;
+
+/** The scanner of a session whose roots' indexes are shared. */
+export class SharedIndex implements Scanner {
+  readonly #links: ServiceLinks;
+  readonly #own: LiveIndex;
+  readonly #walk: Scanner;
+  readonly #order: string[];
+  readonly #answers: Answers;
+  readonly #marks: (JournalMark | null)[];
+
+  /**
+   * `roots` in order (by path); `own` answers a root whose service could not be had, and
+   * `walk` a call its service's index did not answer. `eager`: every root's service now.
+   */
+  constructor(
+    roots: readonly string[],
+    links: ServiceLinks,
+    own: LiveIndex,
+    walk: Scanner,
+    eager: boolean,
+  ) {
+    this.#order = [...roots];
+    this.#links = links;
+    this.#own = own;
+    this.#walk = walk;
+    this.#answers = new Answers(this.#order);
+    this.#marks = roots.map(() => null);
+    if (eager) roots.forEach((_, i) => links.ensure(i));
+  }
+
+  async run(request: SearchRequest, options: RunOptions = {}): Promise<ScanOutcome> {
+    const madeAt = Date.now();
+    const path = request.root.path;
+    const i = this.#order.indexOf(path);
+    if (i < 0 || this.#links.givenUp(i)) return await this.#own.run(request, options);
+    this.#links.ensure(i);
+    const reply = await this.#links.ask(
+      i,
+      { t: "scan", request, keepAll: options.keepAll ?? 0 },
+      {
+        timeoutMs: request.limits.scanTimeoutMs + GRACE_MS,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      },
+    );
+    let why: string;
+    if (typeof reply === "string") why = `its shared index: ${reply}`;
+    else if (reply.t !== "scan") why = "its shared index answered out of turn";
+    else if (reply.error) {
+      const { code, message, fix, details } = reply.error;
+      throw new ToolError(code as ErrorCode, message, fix, details);
+    } else if (reply.outcome) {
+      this.#marks[i] = reply.journal;
+      this.#answers.index(path, options.onAnswered);
+      return reply.outcome;
+    } else why = reply.walk ?? "its shared index did not answer";
+    this.#marks[i] = null;
+    this.#answers.walk(path, why, options.onAnswered);
+    return await this.#walk.run(withTimeSpent(request, Date.now() - madeAt), options);
+  }
+
+  /** The root's journal as of its service's last answer (clocks name the service's run). */
+  journalOf(path: string): JournalMark | { epoch: number; position: number } | null {
+    const i = this.#order.indexOf(path);
+    if (i < 0 || this.#links.givenUp(i)) return this.#own.journalOf(path);
+    return this.#links.up(i) ? this.#marks[i]! : null;
+  }
+
+  /** A changes call's question, put to the root's service's journal. */
+  async askJournal(
+    path: string,
+    query: JournalQuery,
+    signal?: AbortSignal,
+  ): Promise<{ answer: JournalAnswer; epoch: number; run?: string } | string> {
+    const i = this.#order.indexOf(path);
+    if (i < 0 || this.#links.givenUp(i)) return await this.#own.askJournal(path, query, signal);
+    this.#links.ensure(i);
+    const reply = await this.#links.ask(i, { t: "journal", query }, {
+      timeoutMs: QUESTION_MS + GRACE_MS,
+      ...(signal ? { signal } : {}),
+    });
+    if (typeof reply === "string") return `its shared index: ${reply}`;
+    if (reply.t !== "journal" || !reply.answer) {
+      return reply.t === "journal" && reply.why ? reply.why : "its shared index did not answer";
+    }
+    return { answer: reply.answer, epoch: reply.epoch!, ...(reply.run ? { run: reply.run } : {}) };
+  }
+
+  /** Each root's index: its service's (asked now), or this server's own, and why. */
+  async status(): Promise<IndexStatus[]> {
+    const own = this.#own.status();
+    return await Promise.all(this.#order.map(async (path, i): Promise<IndexStatus> => {
+      if (this.#links.givenUp(i)) return { ...own[i]!, shared: { reason: this.#links.why(i) } };
+      const mine = this.#answers.of(path);
+      if (!this.#links.asked(i)) {
+        return { state: "off", entries: 0, reason: "not used yet", ...mine };
+      }
+      const reply = await this.#links.ask(i, { t: "status" }, { timeoutMs: QUESTION_MS });
+      if (typeof reply === "string" || reply.t !== "status") {
+        const reason = typeof reply === "string" ? reply : "it answered out of turn";
+        return { state: "starting", entries: 0, ...mine, shared: { reason } };
+      }
+      const { answers: _all, lastWalk: _last, ...index } = reply.status;
+      const { sessions, startedAt } = reply.facts;
+      return { ...index, ...mine, shared: { sessions, since: new Date(startedAt).toISOString() } };
+    }));
+  }
+
+  close(): void {
+    this.#links.close();
+    this.#own.close(); // and the walk with it
+  }
+}

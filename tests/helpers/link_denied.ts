@@ -1,0 +1,43 @@
+/**
+ * Run as a program by tests/shared/shared_sandbox_test.ts (with `--allow-net` and
+ * `--allow-run`, as a session has them): makes the link worker as a session does for one
+ * root, asks it for another root's service, and prints what the worker says (JSON).
+ *
+ * @module
+ */
+import { spawnLinkWorker } from "../../src/workers/mod.ts";
+import { checkSocketFolder } from "../../src/shared/socket_folder.ts";
+import type { FromLink, ToLink } from "../../src/shared/link_messages.ts";
+import { servicePathsOf } from "./sessions.ts";
+
+const mine = await servicePathsOf("/nowhere/mine");
+const other = await servicePathsOf("/nowhere/other");
+const problem = checkSocketFolder(mine.folder, Deno.uid()!);
+if (problem !== null) throw new Error(problem);
+const worker = spawnLinkWorker(mine.folder, [mine.socket], Deno.execPath());
+const said = new Promise<FromLink>((resolve) => {
+  worker.onmessage = (event: MessageEvent<FromLink>) => resolve(event.data);
+});
+const settings = {
+  root: "/nowhere/other",
+  version: "0",
+  name: "x",
+  folder: other.folder,
+  idleMs: 0,
+  maxEntries: 1,
+  maxDepth: 1,
+  changes: { maxEntries: 1, maxAgeMs: 1000 },
+};
+worker.postMessage(
+  {
+    type: "init",
+    folder: mine.folder,
+    uid: Deno.uid()!,
+    version: "0",
+    command: Deno.execPath(),
+    roots: [{ socket: other.socket, args: ["eval", "0"], settings }],
+  } satisfies ToLink,
+);
+worker.postMessage({ type: "ensure", root: 0 } satisfies ToLink);
+console.log(JSON.stringify(await said));
+worker.terminate();

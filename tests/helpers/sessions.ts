@@ -1,0 +1,118 @@
+/**
+ * Sessions whose roots' indexes are shared (contract §28): the real server, started as a
+ * client starts it (with `--allow-net` and `--allow-run`, which let it reach and start its
+ * index services), and the services it starts, found in `/proc` (Linux) by their command
+ * line and killed when a test ends, whatever it left behind.
+ *
+ * @module
+ */
+import { connect, type Connection } from "./server.ts";
+import type { Staged } from "./nobody.ts";
+import { V8_FLAGS } from "../../src/runtime_flags.ts";
+import denoJson from "../../deno.json" with { type: "json" };
+import { DEFAULT_CHANGES, DEFAULT_INDEX_MAX_ENTRIES, DEFAULT_LIMITS } from "../../src/config.ts";
+import { serviceName, servicePaths } from "../../src/shared/socket_folder.ts";
+
+/** Why shared-index tests cannot run here, or `null` (they read `/proc`). */
+export const SHARED_SKIP: string | null = Deno.build.os !== "linux"
+  ? "they find the index services in /proc (Linux)"
+  : null;
+if (SHARED_SKIP) console.log(`shared index tests skipped: ${SHARED_SKIP}`);
+
+/** A session on `root` (its service ends with its last session unless `env` says otherwise). */
+export async function session(
+  root: string,
+  env: Record<string, string> = {},
+  as?: Staged,
+): Promise<Connection> {
+  return await connect(
+    { SHARED_INDEX_IDLE: "0", INDEX: "on", ...env },
+    undefined,
+    ["serve", root],
+    V8_FLAGS,
+    [],
+    as,
+    ["--allow-net", "--allow-run"],
+  );
+}
+
+/** What a shell prints (Deno asks for every permission to read `/proc` itself). */
+function shell(script: string): string {
+  const out = new Deno.Command("sh", { args: ["-c", script], stdout: "piped", stderr: "null" })
+    .outputSync();
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** The process ids of the index services of `rootReal` now running. */
+export function servicePids(rootReal: string): number[] {
+  const pids: number[] = [];
+  // Each process: its id, NUL, its command line (NUL-separated), then \x01.
+  const listing = shell(
+    `for d in /proc/[0-9]*; do printf '%s\\0' "\${d#/proc/}"; cat "$d/cmdline" 2>/dev/null; printf '\\1'; done`,
+  );
+  for (const record of listing.split("\x01")) {
+    const [pid, ...args] = record.split("\0");
+    const at = args.indexOf("service");
+    if (!pid || at < 0 || at + 1 >= args.length) continue;
+    try {
+      if ((JSON.parse(args[at + 1]!) as { root?: string }).root === rootReal) {
+        pids.push(Number(pid));
+      }
+    } catch { /* another program's "service" */ }
+  }
+  return pids;
+}
+
+/** Kills every index service of `rootReal` (a test's end: none is left behind). */
+export function killServices(rootReal: string): void {
+  for (const pid of servicePids(rootReal)) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch { /* ended meanwhile */ }
+  }
+}
+
+/** Whether process `pid` is running (not a zombie). */
+export function alive(pid: number): boolean {
+  const stat = shell(`cat /proc/${pid}/stat 2>/dev/null`);
+  return stat !== "" && !/^\d+ \(.*\) Z/.test(stat);
+}
+
+/** The socket and lock of `rootReal`'s service with the default settings (socket_folder.ts). */
+export async function servicePathsOf(
+  rootReal: string,
+  uid = Deno.uid() ?? 0,
+): Promise<{ socket: string; lock: string; folder: string }> {
+  const folder = `/tmp/file-time-search-${uid}`;
+  const name = await serviceName(denoJson.version, rootReal, {
+    maxEntries: DEFAULT_INDEX_MAX_ENTRIES,
+    maxDepth: DEFAULT_LIMITS.maxDepth,
+    changes: DEFAULT_CHANGES,
+  });
+  return { ...servicePaths(folder, name), folder };
+}
+
+/** The inodes process `pid` watches (inotify), from `/proc/PID/fdinfo`. */
+export function watchedInodes(pid: number): Set<number> {
+  const inodes = new Set<number>();
+  const info = shell(`cat /proc/${pid}/fdinfo/* 2>/dev/null`);
+  for (const m of info.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+)/gm)) {
+    inodes.add(parseInt(m[1]!, 16));
+  }
+  return inodes;
+}
+
+/** The private folder of process `pid` (the one whose cookies it watches), or `null`. */
+export function privateFolderOf(pid: number): string | null {
+  const watched = watchedInodes(pid);
+  for (const entry of Deno.readDirSync("/tmp")) {
+    if (!entry.name.startsWith("file-time-search-")) continue;
+    const folder = `/tmp/${entry.name}`;
+    try {
+      for (const sub of Deno.readDirSync(folder)) {
+        if (watched.has(Deno.lstatSync(`${folder}/${sub.name}`).ino ?? -1)) return folder;
+      }
+    } catch { /* not a folder, or gone */ }
+  }
+  return null;
+}
