@@ -7,6 +7,7 @@
  * @module
  */
 import { connect, type Connection } from "./server.ts";
+import { makeTree, type TempTree, type TreeSpec } from "./tree.ts";
 import type { Staged } from "./nobody.ts";
 import { V8_FLAGS } from "../../src/runtime_flags.ts";
 import denoJson from "../../deno.json" with { type: "json" };
@@ -70,6 +71,21 @@ export function killServices(rootReal: string): void {
       Deno.kill(pid, "SIGKILL");
     } catch { /* ended meanwhile */ }
   }
+}
+
+/**
+ * A temp tree (tree.ts) whose index services are killed when it is disposed, before it is
+ * removed: whatever a test left running, none outlives it.
+ */
+export async function treeWithServices(spec: TreeSpec): Promise<TempTree> {
+  const tree = await makeTree(spec);
+  const remove = tree[Symbol.asyncDispose].bind(tree);
+  return Object.assign(tree, {
+    [Symbol.asyncDispose]: async () => {
+      killServices(tree.root);
+      await remove();
+    },
+  });
 }
 
 /** Whether process `pid` is running (not a zombie). */

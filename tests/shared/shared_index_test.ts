@@ -10,19 +10,19 @@
  */
 import assert from "node:assert/strict";
 import { allChangesOf, clockOf } from "../helpers/changes.ts";
-import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+import { T0, type TreeSpec } from "../helpers/tree.ts";
 import { assertSameChanges, snapshot } from "../helpers/snapshot.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { type Connection, rootIndex, type RootIndexInfo } from "../helpers/server.ts";
 import { until } from "../helpers/until.ts";
 import {
   alive,
-  killServices,
   privateFolderOf,
   servicePathsOf,
   servicePids,
   session,
   SHARED_SKIP,
+  treeWithServices,
 } from "../helpers/sessions.ts";
 
 const ignore = SHARED_SKIP !== null;
@@ -58,23 +58,19 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    await using tree = await makeTree(spec());
-    try {
-      await using a = await session(tree.root);
-      await readyShared(a);
-      const [pid] = servicePids(tree.root);
-      assert.ok(pid, "a service runs");
-      await using b = await session(tree.root);
-      // Its very first call, before anything else: from the index.
-      const first = await b.search(WINDOW);
-      assert.equal(first.isError, false);
-      assert.deepEqual(await answeredBy(b), { index: 1, walk: 0 });
-      const shared = await rootIndex(b) as Shared;
-      assert.equal(shared.shared?.sessions, 2);
-      assert.deepEqual(servicePids(tree.root), [pid], "one service for both");
-    } finally {
-      killServices(tree.root);
-    }
+    await using tree = await treeWithServices(spec());
+    await using a = await session(tree.root);
+    await readyShared(a);
+    const [pid] = servicePids(tree.root);
+    assert.ok(pid, "a service runs");
+    await using b = await session(tree.root);
+    // Its very first call, before anything else: from the index.
+    const first = await b.search(WINDOW);
+    assert.equal(first.isError, false);
+    assert.deepEqual(await answeredBy(b), { index: 1, walk: 0 });
+    const shared = await rootIndex(b) as Shared;
+    assert.equal(shared.shared?.sessions, 2);
+    assert.deepEqual(servicePids(tree.root), [pid], "one service for both");
   },
 });
 
@@ -84,32 +80,28 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    await using tree = await makeTree(spec());
-    try {
-      const a = await session(tree.root, { SHARED_INDEX_IDLE: "60" });
-      await readyShared(a);
-      await a.search(WINDOW); // from the index: the clock names the service's journal
-      const clock = await clockOf(a);
-      assert.doesNotMatch(clock, /\.-\.-\./, "a clock with a journal position");
-      const before = snapshot(tree.root);
-      await Deno.remove(tree.abs("d0/f0.txt"));
-      await Deno.rename(tree.abs("d1/f1.txt"), tree.abs("d2/moved.txt"));
-      await Deno.rename(tree.abs("d3"), tree.abs("d3-renamed"));
-      await Deno.writeTextFile(tree.abs("d2/new.txt"), "new");
-      const after = snapshot(tree.root);
-      await a.close();
-      await using b = await session(tree.root, { SHARED_INDEX_IDLE: "60" });
-      const changes = await allChangesOf(b, {
-        since: clock,
-        includeDirectories: true,
-        expand: true,
-      });
-      assert.equal(changes.freshInstance, false, changes.reason);
-      assertSameChanges(changes.changes, before, after, "changes since A's clock, asked in B");
-      assert.ok(changes.changes.some((c) => c.change === "renamed"), "renames are kept");
-    } finally {
-      killServices(tree.root);
-    }
+    await using tree = await treeWithServices(spec());
+    const a = await session(tree.root, { SHARED_INDEX_IDLE: "60" });
+    await readyShared(a);
+    await a.search(WINDOW); // from the index: the clock names the service's journal
+    const clock = await clockOf(a);
+    assert.doesNotMatch(clock, /\.-\.-\./, "a clock with a journal position");
+    const before = snapshot(tree.root);
+    await Deno.remove(tree.abs("d0/f0.txt"));
+    await Deno.rename(tree.abs("d1/f1.txt"), tree.abs("d2/moved.txt"));
+    await Deno.rename(tree.abs("d3"), tree.abs("d3-renamed"));
+    await Deno.writeTextFile(tree.abs("d2/new.txt"), "new");
+    const after = snapshot(tree.root);
+    await a.close();
+    await using b = await session(tree.root, { SHARED_INDEX_IDLE: "60" });
+    const changes = await allChangesOf(b, {
+      since: clock,
+      includeDirectories: true,
+      expand: true,
+    });
+    assert.equal(changes.freshInstance, false, changes.reason);
+    assertSameChanges(changes.changes, before, after, "changes since A's clock, asked in B");
+    assert.ok(changes.changes.some((c) => c.change === "renamed"), "renames are kept");
   },
 });
 
@@ -119,32 +111,28 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    await using tree = await makeTree(spec(40, 50));
-    try {
-      await using a = await session(tree.root);
-      await readyShared(a);
-      const [pid] = servicePids(tree.root);
-      // Calls one after another while the service is killed under one of them.
-      const calls = Array.from({ length: 20 }, () => a.search(WINDOW));
-      Deno.kill(pid!, "SIGKILL");
-      for (const result of await Promise.all(calls)) assert.equal(result.isError, false);
-      await until(() => !alive(pid!), "the service to end");
-      // A later call starts a new service, and calls are answered by its index again.
-      await until(async () => {
-        await a.search(WINDOW);
-        const index = await rootIndex(a) as Shared;
-        return servicePids(tree.root).length === 1 && index.lastWalk !== undefined &&
-          (await a.search(WINDOW)).isError === false &&
-          (await rootIndex(a)).answers!.index > index.answers!.index;
-      }, "a new service").catch(async (err) => {
-        const shared = JSON.stringify(await rootIndex(a));
-        throw new Error(`${err.message}: ${servicePids(tree.root).length} services; ${shared}`);
-      });
-      const [again] = servicePids(tree.root);
-      assert.notEqual(again, pid);
-    } finally {
-      killServices(tree.root);
-    }
+    await using tree = await treeWithServices(spec(40, 50));
+    await using a = await session(tree.root);
+    await readyShared(a);
+    const [pid] = servicePids(tree.root);
+    // Calls one after another while the service is killed under one of them.
+    const calls = Array.from({ length: 20 }, () => a.search(WINDOW));
+    Deno.kill(pid!, "SIGKILL");
+    for (const result of await Promise.all(calls)) assert.equal(result.isError, false);
+    await until(() => !alive(pid!), "the service to end");
+    // A later call starts a new service, and calls are answered by its index again.
+    await until(async () => {
+      await a.search(WINDOW);
+      const index = await rootIndex(a) as Shared;
+      return servicePids(tree.root).length === 1 && index.lastWalk !== undefined &&
+        (await a.search(WINDOW)).isError === false &&
+        (await rootIndex(a)).answers!.index > index.answers!.index;
+    }, "a new service").catch(async (err) => {
+      const shared = JSON.stringify(await rootIndex(a));
+      throw new Error(`${err.message}: ${servicePids(tree.root).length} services; ${shared}`);
+    });
+    const [again] = servicePids(tree.root);
+    assert.notEqual(again, pid);
   },
 });
 
@@ -153,22 +141,18 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    await using tree = await makeTree(spec());
-    try {
-      {
-        await using a = await session(tree.root, { SHARED_INDEX_IDLE: "60" });
-        await readyShared(a);
-        const [pid] = servicePids(tree.root);
-        Deno.kill(pid!, "SIGKILL"); // its socket file stays
-        await until(() => !alive(pid!), "the service to end");
-      }
-      await using b = await session(tree.root);
-      const index = await readyShared(b);
-      assert.equal(index.shared?.sessions, 1);
-      assert.equal(servicePids(tree.root).length, 1);
-    } finally {
-      killServices(tree.root);
+    await using tree = await treeWithServices(spec());
+    {
+      await using a = await session(tree.root, { SHARED_INDEX_IDLE: "60" });
+      await readyShared(a);
+      const [pid] = servicePids(tree.root);
+      Deno.kill(pid!, "SIGKILL"); // its socket file stays
+      await until(() => !alive(pid!), "the service to end");
     }
+    await using b = await session(tree.root);
+    const index = await readyShared(b);
+    assert.equal(index.shared?.sessions, 1);
+    assert.equal(servicePids(tree.root).length, 1);
   },
 });
 
@@ -177,18 +161,14 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    await using tree = await makeTree(spec());
+    await using tree = await treeWithServices(spec());
+    const sessions = await Promise.all([1, 2, 3].map(() => session(tree.root)));
     try {
-      const sessions = await Promise.all([1, 2, 3].map(() => session(tree.root)));
-      try {
-        for (const s of sessions) await readyShared(s);
-        assert.equal(servicePids(tree.root).length, 1);
-        assert.equal(((await rootIndex(sessions[0]!)) as Shared).shared?.sessions, 3);
-      } finally {
-        for (const s of sessions) await s.close();
-      }
+      for (const s of sessions) await readyShared(s);
+      assert.equal(servicePids(tree.root).length, 1);
+      assert.equal(((await rootIndex(sessions[0]!)) as Shared).shared?.sessions, 3);
     } finally {
-      killServices(tree.root);
+      for (const s of sessions) await s.close();
     }
   },
 });
@@ -198,24 +178,20 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    await using tree = await makeTree(spec(40, 50));
-    try {
-      await using a = await session(tree.root);
-      await readyShared(a);
-      const b = await session(tree.root);
-      const [pid] = servicePids(tree.root);
-      const pending = Array.from({ length: 10 }, () => b.search(WINDOW).catch(() => null));
-      Deno.kill(b.pid!, "SIGKILL");
-      await Promise.all(pending);
-      await b.close().catch(() => {});
-      await until(async () => ((await rootIndex(a)) as Shared).shared?.sessions === 1, "B gone");
-      const before = (await answeredBy(a)).index;
-      assert.equal((await a.search(WINDOW)).isError, false);
-      assert.equal((await answeredBy(a)).index, before + 1, "A is answered by the index");
-      assert.deepEqual(servicePids(tree.root), [pid]);
-    } finally {
-      killServices(tree.root);
-    }
+    await using tree = await treeWithServices(spec(40, 50));
+    await using a = await session(tree.root);
+    await readyShared(a);
+    const b = await session(tree.root);
+    const [pid] = servicePids(tree.root);
+    const pending = Array.from({ length: 10 }, () => b.search(WINDOW).catch(() => null));
+    Deno.kill(b.pid!, "SIGKILL");
+    await Promise.all(pending);
+    await b.close().catch(() => {});
+    await until(async () => ((await rootIndex(a)) as Shared).shared?.sessions === 1, "B gone");
+    const before = (await answeredBy(a)).index;
+    assert.equal((await a.search(WINDOW)).isError, false);
+    assert.equal((await answeredBy(a)).index, before + 1, "A is answered by the index");
+    assert.deepEqual(servicePids(tree.root), [pid]);
   },
 });
 
@@ -224,23 +200,19 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    await using tree = await makeTree(spec());
-    try {
-      const a = await session(tree.root, { SHARED_INDEX_IDLE: "2s" });
-      await readyShared(a);
-      const [pid] = servicePids(tree.root);
-      const folder = privateFolderOf(pid!);
-      assert.ok(folder, "the service's private folder, where it writes its cookies");
-      const { socket } = await servicePathsOf(tree.root);
-      assert.ok(Deno.lstatSync(socket).isSocket);
-      await a.close();
-      // Still there just after its last session, then gone with what it made.
-      assert.ok(alive(pid!), "it outlives its last session by its idle time");
-      await until(() => !alive(pid!), "the service to end");
-      assert.throws(() => Deno.lstatSync(folder), Deno.errors.NotFound);
-      assert.throws(() => Deno.lstatSync(socket), Deno.errors.NotFound);
-    } finally {
-      killServices(tree.root);
-    }
+    await using tree = await treeWithServices(spec());
+    const a = await session(tree.root, { SHARED_INDEX_IDLE: "2s" });
+    await readyShared(a);
+    const [pid] = servicePids(tree.root);
+    const folder = privateFolderOf(pid!);
+    assert.ok(folder, "the service's private folder, where it writes its cookies");
+    const { socket } = await servicePathsOf(tree.root);
+    assert.ok(Deno.lstatSync(socket).isSocket);
+    await a.close();
+    // Still there just after its last session, then gone with what it made.
+    assert.ok(alive(pid!), "it outlives its last session by its idle time");
+    await until(() => !alive(pid!), "the service to end");
+    assert.throws(() => Deno.lstatSync(folder), Deno.errors.NotFound);
+    assert.throws(() => Deno.lstatSync(socket), Deno.errors.NotFound);
   },
 });

@@ -6,17 +6,17 @@
  * socket of a root it was not given.
  */
 import assert from "node:assert/strict";
-import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+import { T0, type TreeSpec } from "../helpers/tree.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { rootIndex } from "../helpers/server.ts";
 import { until } from "../helpers/until.ts";
 import { NOBODY, NOBODY_SKIP, stageForNobody } from "../helpers/nobody.ts";
 import {
-  killServices,
   servicePathsOf,
   servicePids,
   session,
   SHARED_SKIP,
+  treeWithServices,
 } from "../helpers/sessions.ts";
 import { checkSocketFolder } from "../../src/shared/socket_folder.ts";
 import type { FromLink } from "../../src/shared/link_messages.ts";
@@ -33,7 +33,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using staged = await stageForNobody();
-    await using tree = await makeTree(SPEC);
+    await using tree = await treeWithServices(SPEC);
     Deno.chmodSync(tree.root, 0o755);
     const folder = `/tmp/file-time-search-${NOBODY}`;
     const cases = [
@@ -62,7 +62,6 @@ Deno.test({
       try {
         Deno.removeSync(folder, { recursive: true });
       } catch { /* not made */ }
-      killServices(tree.root);
     }
   },
 });
@@ -73,27 +72,23 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using staged = await stageForNobody();
-    await using tree = await makeTree(SPEC);
-    try {
-      await using a = await session(tree.root);
-      await until(async () => (await rootIndex(a)).state === "ready", "the shared index");
-      const { socket } = await servicePathsOf(tree.root);
-      assert.ok(Deno.lstatSync(socket).isSocket);
-      const code = `try { await Deno.connect({ transport: "unix", path: ${
-        JSON.stringify(socket)
-      } }); console.log("connected"); } catch (e) { console.log(e.name); }`;
-      const out = await new Deno.Command(staged.command, {
-        args: [...staged.prefix, "eval", "--quiet", code],
-        env: { DENO_DIR: staged.denoDir, HOME: staged.cwd },
-        cwd: staged.cwd,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const said = new TextDecoder().decode(out.stdout).trim();
-      assert.equal(said, "PermissionDenied", new TextDecoder().decode(out.stderr));
-    } finally {
-      killServices(tree.root);
-    }
+    await using tree = await treeWithServices(SPEC);
+    await using a = await session(tree.root);
+    await until(async () => (await rootIndex(a)).state === "ready", "the shared index");
+    const { socket } = await servicePathsOf(tree.root);
+    assert.ok(Deno.lstatSync(socket).isSocket);
+    const code = `try { await Deno.connect({ transport: "unix", path: ${
+      JSON.stringify(socket)
+    } }); console.log("connected"); } catch (e) { console.log(e.name); }`;
+    const out = await new Deno.Command(staged.command, {
+      args: [...staged.prefix, "eval", "--quiet", code],
+      env: { DENO_DIR: staged.denoDir, HOME: staged.cwd },
+      cwd: staged.cwd,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(out.stdout).trim();
+    assert.equal(said, "PermissionDenied", new TextDecoder().decode(out.stderr));
   },
 });
 
@@ -102,7 +97,7 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    await using tree = await makeTree(SPEC);
+    await using tree = await treeWithServices(SPEC);
     const { socket, folder } = await servicePathsOf(tree.root);
     assert.equal(checkSocketFolder(folder, Deno.uid()!), null);
     const fake = new Deno.Command(Deno.execPath(), {
@@ -146,7 +141,6 @@ Deno.test({
         fake.kill("SIGKILL");
       } catch { /* ended */ }
       await fake.status;
-      killServices(tree.root);
     }
   },
 });
