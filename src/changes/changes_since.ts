@@ -111,7 +111,7 @@ export async function changesSince(
       if (c.root !== tag) return "the clock is another root's";
       // A shared index's run is known once its service answered (asked below when not yet).
       const known = now !== null || deps.journals === null;
-      if (known && c.run !== run(now?.run)) return ANOTHER_RUN;
+      if (known && !timeOnlyOurs(c) && c.run !== run(now?.run)) return ANOTHER_RUN;
       // A clock that names a time only: its root was not indexed then, or not answered from
       // since it became ready; the journal answers from the time if it reaches back to it.
       if (c.at !== null) {
@@ -123,7 +123,9 @@ export async function changesSince(
     if (epoch !== null && now !== null && now.epoch !== epoch) return LEARNED_AGAIN;
     const asked = await ask(from, null, null);
     if (typeof asked === "string") return `its index cannot answer now: ${asked}`;
-    if ("clock" in since && since.clock.run !== run(asked.run)) return ANOTHER_RUN;
+    if ("clock" in since && !timeOnlyOurs(since.clock) && since.clock.run !== run(asked.run)) {
+      return ANOTHER_RUN;
+    }
     if ("fresh" in asked.answer) return asked.answer.fresh;
     if (epoch !== null && asked.epoch !== epoch) return LEARNED_AGAIN;
     const next = encodeClock({
@@ -133,6 +135,14 @@ export async function changesSince(
       ms: started,
     });
     return fromJournal(asked.answer, asked.epoch, next, sinceMs);
+  }
+
+  /**
+   * A clock this server gave naming a time only (its root's shared journal not known then):
+   * answered from its time by whichever journal keeps the root (contract §28).
+   */
+  function timeOnlyOurs(c: { run: string; at: unknown }): boolean {
+    return c.at === null && c.run === deps.run;
   }
 
   /** The root's journal asked for the changes from `from` up to `until`, a page after `after`. */

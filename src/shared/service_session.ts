@@ -59,7 +59,8 @@ export async function serveSession(conn: Deno.Conn, deps: SessionDeps): Promise<
         void journal(message, deps, reply);
       } else if (message.t === "status") {
         const status = deps.index.status()[0]!;
-        await reply({ t: "status", id: message.id, status, facts: deps.facts() });
+        const journal = journalMark(deps);
+        await reply({ t: "status", id: message.id, status, facts: deps.facts(), journal });
       }
     }
   } catch {
@@ -99,6 +100,7 @@ async function scan(
         void reply({ t: "progress", id, progress });
       },
     });
+    // The journal as of the answer (read in the same turn): the session's next clock.
     await reply({ t: "scan", id, outcome, journal: journalMark(deps) });
   } catch (err) {
     if (signal.aborted) return;
@@ -123,8 +125,10 @@ async function journal(
   const { id } = message;
   try {
     const asked = await deps.index.askJournal(deps.root.path, message.query);
-    if (typeof asked === "string") return reply({ t: "journal", id, why: asked });
-    return reply({ t: "journal", id, ...asked, run: deps.facts().run });
+    // The journal as of the answer (read in the same turn): the session's next clock.
+    const journal = journalMark(deps);
+    if (typeof asked === "string") return reply({ t: "journal", id, why: asked, journal });
+    return reply({ t: "journal", id, ...asked, run: deps.facts().run, journal });
   } catch (err) {
     const name = err instanceof Error ? err.name : "error";
     return reply({ t: "journal", id, why: `its journal failed (${name})` });

@@ -110,6 +110,7 @@ export class SharedIndex implements Scanner {
       ...(signal ? { signal } : {}),
     });
     if (typeof reply === "string") return `its shared index: ${reply}`;
+    if (reply.t === "journal" && reply.journal !== undefined) this.#marks[i] = reply.journal;
     if (reply.t !== "journal" || !reply.answer) {
       return reply.t === "journal" && reply.why ? reply.why : "its shared index did not answer";
     }
@@ -130,6 +131,7 @@ export class SharedIndex implements Scanner {
         const reason = typeof reply === "string" ? reply : "it answered out of turn";
         return { state: "starting", entries: 0, ...mine, shared: { reason } };
       }
+      if (reply.journal !== undefined) this.#marks[i] = reply.journal;
       const { answers: _all, lastWalk: _last, ...index } = reply.status;
       const { sessions, startedAt } = reply.facts;
       return { ...index, ...mine, shared: { sessions, since: new Date(startedAt).toISOString() } };

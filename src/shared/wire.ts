@@ -10,7 +10,7 @@ import type { ScanOutcome, ScanProgress } from "../walk/mod.ts";
 import type { IndexStatus } from "../index/mod.ts";
 import type { JournalAnswer, JournalQuery } from "../index/mod.ts";
 
-/** A root's journal as of the service's last answer (its run names its clocks). */
+/** A root's journal as the service last answered (its run names its clocks). */
 export interface JournalMark {
   epoch: number;
   position: number;
@@ -64,8 +64,16 @@ export type FromService =
     epoch?: number;
     run?: string;
     why?: string;
+    /** The journal when the question was put (the session's next clocks name it). */
+    journal?: JournalMark | null;
   }
-  | { t: "status"; id: number; status: IndexStatus; facts: ServiceFacts };
+  | {
+    t: "status";
+    id: number;
+    status: IndexStatus;
+    facts: ServiceFacts;
+    journal?: JournalMark | null;
+  };
 
 const encoder = new TextEncoder();
 

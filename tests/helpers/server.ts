@@ -33,6 +33,17 @@ export const NOT_SHARED = {
     : "the server may not use sockets (--allow-net)",
 };
 
+/** TEST_SHARED_INDEX=1: every server shares its indexes (the suite run as clients run it). */
+export const SHARING = Deno.env.get("TEST_SHARED_INDEX") === "1";
+
+/**
+ * A root's index facts with what they say of sharing as the plain suite's servers say it:
+ * tests of other things assert the same with TEST_SHARED_INDEX=1 (tests/shared asserts it).
+ */
+export function sharingAside<T extends { shared?: unknown }>(index: T): T {
+  return SHARING ? { ...index, shared: NOT_SHARED } : index;
+}
+
 /** The flags of `deno task start`. */
 export const SERVER_ARGS = [
   "run",
@@ -82,8 +93,7 @@ export async function connect(
   const serverArgs = (seam ? SEAM_SERVER_ARGS : SERVER_ARGS)
     .filter((a) => !without.includes(a))
     .map((a) => a === V8_FLAGS ? v8Flags : as && a === MAIN ? as.main : a);
-  // TEST_SHARED_INDEX=1: every server shares its indexes (the suite run as clients run it).
-  const shared = Deno.env.get("TEST_SHARED_INDEX") === "1" && !extra.includes("--allow-net");
+  const shared = SHARING && !extra.includes("--allow-net");
   serverArgs.splice(1, 0, ...extra, ...(shared ? ["--allow-net", "--allow-run"] : []));
   const transport = new StdioClientTransport({
     command: as?.command ?? Deno.execPath(),

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { connect, type Connection } from "./server.ts";
+import { connect, type Connection, SHARING } from "./server.ts";
 import { makeTree, type TempTree, type TreeSpec } from "./tree.ts";
 import type { Staged } from "./nobody.ts";
 import { V8_FLAGS } from "../../src/runtime_flags.ts";
@@ -62,6 +62,17 @@ export function servicePids(rootReal: string): number[] {
     } catch { /* another program's "service" */ }
   }
   return pids;
+}
+
+/**
+ * The process that keeps the index of `conn`'s root at `root`: the server's, or when the
+ * suite shares its indexes (TEST_SHARED_INDEX=1) the root's service (one, once it is up).
+ */
+export function indexKeeper(conn: Connection, root: string): number {
+  if (!SHARING) return conn.pid!;
+  const pids = servicePids(Deno.realPathSync(root));
+  if (pids.length !== 1) throw new Error(`${pids.length} index services of the root`);
+  return pids[0]!;
 }
 
 /** Kills every index service of `rootReal` (a test's end: none is left behind). */

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { cpuHogs, indexedServer } from "../helpers/indexed_server.ts";
 import { inotifyWatches } from "../helpers/inotify.ts";
+import { indexKeeper } from "../helpers/sessions.ts";
 import { makeTree, T0, type TempTree } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
@@ -124,7 +125,7 @@ Deno.test({
     await using tree = await makeTree({ "a.txt": { mtime: T0 } });
     await using s = await indexedServer(tree.root);
     // The server's private folder: the one in /tmp whose root folder it watches.
-    const watched = watchedInodes(s.conn.pid!);
+    const watched = watchedInodes(indexKeeper(s.conn, tree.root));
     const mine = [...Deno.readDirSync("/tmp")]
       .filter((e) => e.isDirectory && e.name.startsWith("file-time-search-"))
       .map((e) => `/tmp/${e.name}`)

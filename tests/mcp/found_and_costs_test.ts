@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { NO_INDEX } from "../helpers/live_index.ts";
 import { inotifyWatches } from "../helpers/inotify.ts";
+import { indexKeeper } from "../helpers/sessions.ts";
 import { modelView } from "../helpers/model_view.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { connect, rootIndex } from "../helpers/server.ts";
@@ -125,7 +126,7 @@ Deno.test({
     assert.equal(index.answers.index, 1, "the index answered");
     // The root and its five folders, one watch each.
     assert.equal(index.watches, 6);
-    const held = inotifyWatches(conn.pid!);
+    const held = inotifyWatches(indexKeeper(conn, tree.root));
     // The process holds those and its private folder's (contract §13).
     if (held !== null) assert.ok(held >= 6 && held <= 7, `${held} inotify watches`);
     assert.ok(index.memoryBytes! > 0 && index.memoryBytes! < 256 * 2 ** 20, `${index.memoryBytes}`);

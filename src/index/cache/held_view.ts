@@ -9,8 +9,17 @@
 import { DIR, type FolderTree } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
 
-/** An entry as the index holds it: kind, size and times; `null` absent; "unknown". */
-export type HeldImage = { kind: number; size: number; mtime: number; birth: number } | null;
+/**
+ * An entry as the index holds it: kind, size and times, and a folder's inode where its
+ * listing is held; `null` absent; "unknown".
+ */
+export type HeldImage = {
+  kind: number;
+  size: number;
+  mtime: number;
+  birth: number;
+  ino?: number;
+} | null;
 
 /** A read-only look at a held tree. */
 export class HeldView {
@@ -32,11 +41,15 @@ export class HeldView {
     if (e < 0) return null;
     const cols = tree.columns;
     if (Number.isNaN(cols.mtime[e]!)) return "unknown";
+    const kind = cols.kind[e]!;
+    const folder = kind & DIR ? tree.node(abs, false) : -1;
+    const ino = tree.kept(folder) ? tree.stamp(folder).ino : 0;
     return {
-      kind: cols.kind[e]!,
+      kind,
       size: cols.size[e]!,
       mtime: cols.mtime[e]!,
       birth: cols.birth[e]!,
+      ...(ino > 0 ? { ino } : {}),
     };
   }
 

@@ -21,6 +21,9 @@ import type { Known } from "./known.ts";
 /** The most pairs of a move's lone ends tried in one batch (each end against each other). */
 const PAIRS_MOST = 10_000;
 
+/** The most folders paired by inode in one batch, and entries read to find them. */
+const PAIRS_FOLDERS_MOST = 100;
+
 /** The most entries read below one folder that appears in one batch. */
 export const NEW_FOLDER_MAX_ENTRIES = 100_000;
 
@@ -140,6 +143,32 @@ export function batchTouches(
       moved(from[0]!, to);
       sources.add(from[0]!);
     }
+    pairByInode(went.filter((g) => !sources.has(g)));
+  }
+  /**
+   * A folder moved into a folder made just before, which the runtime watched only after the
+   * move: its one end came (the folder gone), the other never will; the folder is found in
+   * the one that appeared, by its inode.
+   */
+  function pairByInode(went: string[]): void {
+    const folders = new Map<number, string>();
+    for (const g of went) {
+      const before = named.get(g)?.before;
+      if (before && before !== "unknown" && before.kind & DIR && before.ino != null) {
+        folders.set(before.ino, g);
+      }
+    }
+    if (folders.size === 0 || folders.size > PAIRS_FOLDERS_MOST) return;
+    const made = [...named].filter(([, n]) => n.made && n.from === undefined).map(([a]) => a);
+    for (const parent of made.slice(0, PAIRS_FOLDERS_MOST)) {
+      for (const below of readBelow(disk, parent, PAIRS_FOLDERS_MOST)) {
+        const now = named.has(below) ? null : lstatImage(lstat, below);
+        const from = now && now.kind & DIR && now.ino != null ? folders.get(now.ino) : undefined;
+        if (from === undefined || from === below) continue;
+        folders.delete(now!.ino!);
+        moved(from, below);
+      }
+    }
   }
   apply();
   const touches: Touch[] = [];
@@ -189,10 +218,10 @@ export function batchTouches(
 }
 
 /** Every entry below folder `abs` on disk, not through links, up to a bound. */
-export function readBelow(disk: FsPort, abs: string): string[] {
+export function readBelow(disk: FsPort, abs: string, most = NEW_FOLDER_MAX_ENTRIES): string[] {
   const out: string[] = [];
   const folders = [abs];
-  while (folders.length > 0 && out.length < NEW_FOLDER_MAX_ENTRIES) {
+  while (folders.length > 0 && out.length < most) {
     const dir = folders.pop()!;
     let entries: Deno.DirEntry[];
     try {
