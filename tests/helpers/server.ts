@@ -40,7 +40,7 @@ export const SHARING = Deno.env.get("TEST_SHARED_INDEX") === "1";
  * A root's index facts with what they say of sharing as the plain suite's servers say it:
  * tests of other things assert the same with TEST_SHARED_INDEX=1 (tests/shared asserts it).
  */
-export function sharingAside<T extends { shared?: unknown }>(index: T): T {
+export function sharingAside<T extends object>(index: T): T {
   return SHARING ? { ...index, shared: NOT_SHARED } : index;
 }
 
