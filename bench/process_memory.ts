@@ -15,3 +15,19 @@ export async function processMemoryMb(pid: number): Promise<{ rss: number; peak:
     Math.round(Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024);
   return { rss: mb("VmRSS"), peak: mb("VmHWM") };
 }
+
+/**
+ * Process `pid`'s proportional set size in MB (`/proc/<pid>/smaps_rollup`): its resident
+ * pages, each shared one divided among the processes that map it (the Deno executable's
+ * code, mapped by every session and service), so that a sum over processes is the memory
+ * they take together.
+ */
+export async function processPssMb(pid: number): Promise<number> {
+  const out = await new Deno.Command("cat", {
+    args: [`/proc/${pid}/smaps_rollup`],
+    stdout: "piped",
+  })
+    .output();
+  const kb = /^Pss:\s+(\d+) kB/m.exec(new TextDecoder().decode(out.stdout))?.[1];
+  return Math.round(Number(kb ?? 0) / 1024);
+}

@@ -6,10 +6,13 @@
  * starts the root's service and waits for it to be ready; each later one's first windowed
  * newest-100, timed and who answered, beside fd's walk of the same window in the same run.
  * With 4 sessions: the resident memory of every process (sessions and service) together,
- * the watches they hold (from `/proc`), their CPU over an idle minute, and 200 calls from
- * the 4 sessions at once (who answered each).
+ * as RSS and as PSS (shared pages divided among the processes that map them), the watches
+ * they hold (from `/proc`), their CPU while V8 tidies up after the calls (`--settle`
+ * seconds) and then over an idle minute, and 200 calls from the 4 sessions at once (who
+ * answered each).
  *
- * Options: --sizes 500k,home-2m, --dir <where trees are kept>, --idle <s, default 60>.
+ * Options: --sizes 500k,home-2m, --dir <where trees are kept>, --idle <s, default 60>,
+ * --settle <s, default 30>.
  *
  * @module
  */
@@ -21,7 +24,7 @@ import os from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { processMemoryMb } from "./process_memory.ts";
+import { processMemoryMb, processPssMb } from "./process_memory.ts";
 import { ensureTree } from "./tree.ts";
 import { fd, todayWindows, window } from "./walkers.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "500k,home-2m" },
     dir: { type: "string", default: path.join(os.tmpdir(), "fts-bench") },
     idle: { type: "string", default: "60" },
+    settle: { type: "string", default: "30" },
   },
 });
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -160,25 +164,31 @@ for (const size of values.sizes.split(",")) {
   const servicePids = services(realRoot);
   const all = [...sessions.map((s) => s.pid), ...servicePids];
   const mems = await Promise.all(all.map((pid) => processMemoryMb(pid)));
+  const psses = await Promise.all(all.map((pid) => processPssMb(pid)));
   const rss = sum(mems.map((m) => m.rss));
+  const pss = sum(psses);
   const held = sum(all.map(watches));
   console.log(
     `\n4 sessions and ${servicePids.length} service: RSS ${rss} MB together (${
       mems.map((m) => m.rss).join(" + ")
-    }), ${
-      (rss / ownMem.peak).toFixed(2)
-    }x one session's peak; ${held} watches (one session: ${ownWatches}).`,
+    }), ${(rss / ownMem.peak).toFixed(2)}x one session's peak; PSS ${pss} MB together (${
+      psses.join(" + ")
+    }), ${(pss / ownMem.peak).toFixed(2)}x; ${held} watches (one session: ${ownWatches}).`,
   );
 
-  // Idle: nobody asks.
-  const before = all.map(cpuTicks);
-  await new Promise((r) => setTimeout(r, Number(values.idle) * 1000));
-  const ticks = sum(all.map(cpuTicks)) - sum(before);
-  console.log(
-    `Idle ${values.idle} s: ${
-      (100 * ticks / TICKS / Number(values.idle)).toFixed(2)
-    }% of one core, all processes together.`,
-  );
+  // Idle: nobody asks. First while V8 tidies up after the calls, then idle proper.
+  for (const [what, seconds] of [["settling", values.settle], ["idle", values.idle]] as const) {
+    const before = all.map(cpuTicks);
+    await new Promise((r) => setTimeout(r, Number(seconds) * 1000));
+    const ticks = sum(all.map(cpuTicks)) - sum(before);
+    console.log(
+      `${what === "idle" ? "Idle" : "Right after the calls"} ${seconds} s: ${
+        (100 * ticks / TICKS / Number(seconds)).toFixed(2)
+      }% of one core, all processes together (${
+        all.map((pid, i) => cpuTicks(pid) - before[i]!).join(" + ")
+      } ticks).`,
+    );
+  }
 
   // 200 calls from the 4 sessions at once.
   const counts = await Promise.all(sessions.map(indexOf));

@@ -108,7 +108,12 @@ export const HOME_SIZES: Record<string, number> = {
   "home-200k": 200_000,
   "home-2m": 2_000_000,
   "home-2m5-today": 2_000_005,
+  /** The issue 49 home: 2,000,006 entries in 183,841 folders, under the 192,536 watches. */
+  "home-2m-184k": 2_000_006,
 };
+
+/** Folders of a home size that does not have the usual tenth (the folder itself included). */
+const HOME_FOLDERS: Record<string, number> = { "home-2m-184k": 183_841 };
 
 const WORDS = ["notes", "photo", "report", "draft", "backup", "invoice", "src", "index", "data"];
 
@@ -127,9 +132,10 @@ export function generateHomeTree(
   report: (done: number) => void = () => {},
   /** Folders made "today", files all old (a `-today` size). */
   today = false,
+  /** Folders below the root. Default: a tenth of the entries. */
+  folderCount = Math.round(entries * 0.1),
 ): number {
   const random = prng(seed);
-  const folderCount = Math.round(entries * 0.1);
   const folders: { path: string; depth: number }[] = [{ path: root, depth: 0 }];
   for (let i = 0; i < folders.length && folders.length <= folderCount; i++) {
     const { path: parent, depth } = folders[i]!;
@@ -212,7 +218,14 @@ export function ensureTree(dir: string, size: string): { root: string; entries: 
   console.error(`building the ${size} tree under ${root}...`);
   const report = (n: number) => console.error(`  ${n} entries`);
   const entries = size in HOME_SIZES
-    ? generateHomeTree(root, HOME_SIZES[size]!, 42, report, size.endsWith("-today"))
+    ? generateHomeTree(
+      root,
+      HOME_SIZES[size]!,
+      42,
+      report,
+      size.endsWith("-today"),
+      HOME_FOLDERS[size] === undefined ? undefined : HOME_FOLDERS[size] - 1,
+    )
     : generateTree(root, SHAPES[size]!, 42, report);
   Deno.writeTextFileSync(marker, String(entries));
   return { root, entries };
