@@ -11,8 +11,8 @@
  * seconds) and then over an idle minute, and 200 calls from the 4 sessions at once (who
  * answered each).
  *
- * Options: --sizes 500k,home-2m, --dir <where trees are kept>, --idle <s, default 60>,
- * --settle <s, default 30>.
+ * Options: --sizes 500k,home-2m-184k, --dir <where trees are kept>, --idle <s, default 60>,
+ * --settle <s, default 30>, --pair (first, two sessions with their own index at once).
  *
  * @module
  */
@@ -32,10 +32,11 @@ import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    sizes: { type: "string", default: "500k,home-2m" },
+    sizes: { type: "string", default: "500k,home-2m-184k" },
     dir: { type: "string", default: path.join(os.tmpdir(), "fts-bench") },
     idle: { type: "string", default: "60" },
     settle: { type: "string", default: "30" },
+    pair: { type: "boolean", default: false },
   },
 });
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -61,6 +62,7 @@ async function session(root: string, env: Record<string, string>): Promise<Sessi
 
 interface IndexState {
   state: string;
+  reason?: string;
   answers: { index: number; walk: number };
   lastWalk?: string;
   shared?: { sessions?: number; reason?: string };
@@ -128,12 +130,28 @@ for (const size of values.sizes.split(",")) {
   for (const pid of services(realRoot)) Deno.kill(pid, "SIGKILL");
   console.log(`## ${size} (${entries} entries)\n`);
 
-  // The reference: one session with its own index.
+  // The reference: one session with its own index; with --pair, a second beside it (as
+  // before issue 49: on a tree near the watch limit, the second's watch fails).
   const own = await session(root, { SHARED_INDEX: "off" });
   const ownReadyMs = await untilReady(own);
   await search(own, 0);
   const ownMem = await processMemoryMb(own.pid);
   const ownWatches = watches(own.pid);
+  if (values.pair) {
+    const second = await session(root, { SHARED_INDEX: "off" });
+    await untilReady(second);
+    const t0 = performance.now();
+    await search(second, 1);
+    const { state, reason, lastWalk } = await indexOf(second);
+    console.log(
+      `Two sessions with their own index at once: the second's index ${state}${
+        reason ? ` (${reason})` : ""
+      }; its call ${(performance.now() - t0).toFixed(0)} ms${
+        lastWalk ? `, walked (${lastWalk})` : ", by its index"
+      }.\n`,
+    );
+    await second.close();
+  }
   await own.close();
   console.log(
     `One session, its own index: ready after ${
@@ -163,18 +181,19 @@ for (const size of values.sizes.split(",")) {
   }
   const servicePids = services(realRoot);
   const all = [...sessions.map((s) => s.pid), ...servicePids];
-  const mems = await Promise.all(all.map((pid) => processMemoryMb(pid)));
-  const psses = await Promise.all(all.map((pid) => processPssMb(pid)));
-  const rss = sum(mems.map((m) => m.rss));
-  const pss = sum(psses);
+  /** Every process's memory now, summed: RSS and PSS, against one session's peak RSS. */
+  const memory = async (when: string) => {
+    const rss = (await Promise.all(all.map((pid) => processMemoryMb(pid)))).map((m) => m.rss);
+    const pss = await Promise.all(all.map((pid) => processPssMb(pid)));
+    const ratio = (mb: number[]) =>
+      `${sum(mb)} MB (${mb.join(" + ")}), ${(sum(mb) / ownMem.peak).toFixed(2)}x`;
+    console.log(
+      `4 sessions and ${servicePids.length} service ${when}: RSS ${ratio(rss)}; PSS ${ratio(pss)}.`,
+    );
+  };
+  await memory("right after the calls");
   const held = sum(all.map(watches));
-  console.log(
-    `\n4 sessions and ${servicePids.length} service: RSS ${rss} MB together (${
-      mems.map((m) => m.rss).join(" + ")
-    }), ${(rss / ownMem.peak).toFixed(2)}x one session's peak; PSS ${pss} MB together (${
-      psses.join(" + ")
-    }), ${(pss / ownMem.peak).toFixed(2)}x; ${held} watches (one session: ${ownWatches}).`,
-  );
+  console.log(`Watches: ${held} (one session: ${ownWatches}).`);
 
   // Idle: nobody asks. First while V8 tidies up after the calls, then idle proper.
   for (const [what, seconds] of [["settling", values.settle], ["idle", values.idle]] as const) {
@@ -189,6 +208,7 @@ for (const size of values.sizes.split(",")) {
       } ticks).`,
     );
   }
+  await memory("after idle");
 
   // 200 calls from the 4 sessions at once.
   const counts = await Promise.all(sessions.map(indexOf));

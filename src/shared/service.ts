@@ -19,7 +19,7 @@ import {
 import { newRunId } from "../changes/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 import { serveSession, WalkInSession } from "./service_session.ts";
-import type { ServiceFacts } from "./wire.ts";
+import { type ServiceFacts, TURN_WAIT_MS } from "./wire.ts";
 
 /** What a service is started with (its command line, as JSON). */
 export interface ServiceSettings {
@@ -86,8 +86,9 @@ async function serveUntilIdle(
     maxEntries: settings.maxEntries,
     maxDepth: settings.maxDepth,
     changes: settings.changes,
-    // Sessions wait for the index rather than walk while another session's call is on it.
-    waitMs: 5000,
+    // Sessions wait for the index rather than walk while other sessions' calls are on it
+    // (answers take milliseconds; a walk of a large root takes seconds and slows them all).
+    waitMs: TURN_WAIT_MS,
     log: (_level, message) => log(message),
   });
   const startedAt = Date.now();

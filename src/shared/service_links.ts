@@ -32,6 +32,8 @@ interface Pending {
   root: number;
   resolve(reply: FromService | string): void;
   onProgress?: (progress: ScanProgress) => void;
+  /** The service said the call waits its turn at the index: its silence counts from now. */
+  alive(): void;
 }
 
 /** The link worker's settings: where the sockets are, and how a service is started. */
@@ -93,13 +95,19 @@ export class ServiceLinks {
 
   /**
    * Puts a question to root `i`'s service: its reply, or why there is none (not connected,
-   * gone, or no reply within `timeoutMs`: the service is then let go). Rejects with the
+   * gone, or silent for `timeoutMs`: the service is then let go; a call waiting its turn at
+   * the index is said every second, and waits at most `mostMs` in all). Rejects with the
    * signal's reason when it is aborted (the service is told to stop).
    */
   ask(
     i: number,
     question: Question,
-    options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: ScanProgress) => void },
+    options: {
+      timeoutMs: number;
+      mostMs?: number;
+      signal?: AbortSignal;
+      onProgress?: (p: ScanProgress) => void;
+    },
   ): Promise<FromService | string> {
     if (!this.up(i)) return Promise.resolve(this.why(i));
     const id = this.#next++;
@@ -115,17 +123,24 @@ export class ServiceLinks {
         this.#send(i, { t: "cancel", id });
         reject(signal!.reason);
       };
-      const timer = setTimeout(() => {
+      const silent = () => {
         done();
         this.#lost(i, "its service did not answer in time", true);
         this.#worker.postMessage({ type: "drop", root: i } satisfies ToLink);
         resolve("its service did not answer in time");
-      }, options.timeoutMs);
+      };
+      const until = Date.now() + Math.max(options.mostMs ?? 0, options.timeoutMs);
+      let timer = setTimeout(silent, options.timeoutMs);
+      const alive = () => {
+        clearTimeout(timer);
+        timer = setTimeout(silent, Math.min(options.timeoutMs, Math.max(0, until - Date.now())));
+      };
       if (signal?.aborted) return aborted();
       signal?.addEventListener("abort", aborted, { once: true });
       this.#pending.set(id, {
         root: i,
         resolve: (reply) => (done(), resolve(reply)),
+        alive,
         ...(onProgress ? { onProgress } : {}),
       });
       this.#send(i, { ...question, id } as ToService);
@@ -155,6 +170,7 @@ export class ServiceLinks {
       if (!("id" in reply)) return;
       const pending = this.#pending.get(reply.id);
       if (reply.t === "progress") pending?.onProgress?.(reply.progress);
+      else if (reply.t === "waiting") pending?.alive();
       else pending?.resolve(reply);
     }
   }

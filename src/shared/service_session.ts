@@ -12,6 +12,9 @@ import type { Root } from "../config.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import { type FromService, messages, send, type ServiceFacts, type ToService } from "./wire.ts";
 
+/** How often a call still waiting for the index is said to its session. */
+const WAITING_EVERY_MS = 1000;
+
 /** Thrown by the service's stand-in for a walk: the session walks, not the service. */
 export class WalkInSession extends Error {
   constructor() {
@@ -88,6 +91,9 @@ async function scan(
   }
   let by = "";
   let last = 0;
+  // Said each second until the call is answered, while it waits its turn at the index (a
+  // session that hears nothing for its call's deadline lets the service go).
+  const waiting = setInterval(() => void reply({ t: "waiting", id }), WAITING_EVERY_MS);
   try {
     const outcome = await deps.index.run(request, {
       signal,
@@ -114,6 +120,8 @@ async function scan(
     }
     const name = err instanceof Error ? err.name : "error";
     return reply({ t: "scan", id, walk: `its indexed answer failed (${name})`, journal: null });
+  } finally {
+    clearInterval(waiting);
   }
 }
 

@@ -22,7 +22,7 @@ import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
 import type { RunOptions, Scanner } from "../workers/mod.ts";
 import type { ServiceLinks } from "./service_links.ts";
-import type { JournalMark } from "./wire.ts";
+import { type JournalMark, TURN_WAIT_MS } from "./wire.ts";
 
 /** How long a call waits for its service beyond its own deadline (the service's grace). */
 const GRACE_MS = 2000;
@@ -69,6 +69,7 @@ export class SharedIndex implements Scanner {
       { t: "scan", request, keepAll: options.keepAll ?? 0 },
       {
         timeoutMs: request.limits.scanTimeoutMs + GRACE_MS,
+        mostMs: TURN_WAIT_MS + request.limits.scanTimeoutMs + GRACE_MS,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       },

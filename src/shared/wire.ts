@@ -10,6 +10,9 @@ import type { ScanOutcome, ScanProgress } from "../walk/mod.ts";
 import type { IndexStatus } from "../index/mod.ts";
 import type { JournalAnswer, JournalQuery } from "../index/mod.ts";
 
+/** How long a call waits its turn at the service's index before its session walks. */
+export const TURN_WAIT_MS = 30_000;
+
 /** A root's journal as the service last answered (its run names its clocks). */
 export interface JournalMark {
   epoch: number;
@@ -48,6 +51,8 @@ export type FromService =
   | { t: "hello"; version: string; facts: ServiceFacts }
   | { t: "refused"; why: string }
   | { t: "progress"; id: number; progress: ScanProgress }
+  /** The call still waits its turn at the index (said each second): the service lives. */
+  | { t: "waiting"; id: number }
   | {
     t: "scan";
     id: number;
