@@ -1,0 +1,80 @@
+/**
+ * A session's links to its services (service_links.ts), with a stand-in for the link
+ * worker: a call that waits its turn at a busy service's index, which says so each second,
+ * is waited for past the deadline of silence (and no longer than its bound); a service
+ * silent for that deadline is let go.
+ */
+import assert from "node:assert/strict";
+import type { FromLink, ToLink } from "../../src/shared/link_messages.ts";
+import { ServiceLinks } from "../../src/shared/service_links.ts";
+import type { FromService } from "../../src/shared/wire.ts";
+
+/** A link worker stand-in: the service is up at once; `onAsk` plays the service. */
+function standIn(onAsk: (id: number, say: (message: FromService) => void) => void): Worker {
+  const worker = {
+    onmessage: null as ((event: MessageEvent<FromLink>) => void) | null,
+    postMessage(message: ToLink) {
+      const tell = (m: FromLink) => queueMicrotask(() => worker.onmessage?.({ data: m } as never));
+      if (message.type === "ensure") {
+        tell({
+          type: "up",
+          root: 0,
+          facts: { pid: 1, run: "r", startedAt: 0, sessions: 1, idleMs: 0 },
+        });
+      } else if (message.type === "send" && "id" in message.message) {
+        onAsk(message.message.id, (m) => tell({ type: "message", root: 0, message: m }));
+      }
+    },
+    terminate() {},
+  };
+  return worker as unknown as Worker;
+}
+
+const SETUP = { folder: "/nowhere", uid: 0, version: "0", roots: [], command: "x" };
+
+async function linked(onAsk: Parameters<typeof standIn>[0]): Promise<ServiceLinks> {
+  const links = new ServiceLinks({ ...SETUP, roots: [{} as never] }, standIn(onAsk));
+  links.ensure(0);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.ok(links.up(0));
+  return links;
+}
+
+const STATUS = { t: "status" } as const;
+
+Deno.test("service links: a call said to wait its turn is waited for past the silence deadline", async () => {
+  const links = await linked((id, say) => {
+    // Waiting, said ten times at a tenth of the deadline, then the answer.
+    let said = 0;
+    const timer = setInterval(() => {
+      if (++said <= 10) return say({ t: "waiting", id });
+      clearInterval(timer);
+      say({ t: "journal", id, why: "answered" });
+    }, 20);
+  });
+  const reply = await links.ask(0, STATUS, { timeoutMs: 200, mostMs: 10_000 });
+  assert.deepEqual(reply, { t: "journal", id: 1, why: "answered" });
+  assert.ok(links.up(0), "the service is kept");
+  links.close();
+});
+
+Deno.test("service links: a silent service is let go at the deadline; waiting is bounded", async () => {
+  const silent = await linked(() => {});
+  assert.equal(
+    await silent.ask(0, STATUS, { timeoutMs: 50, mostMs: 10_000 }),
+    "its service did not answer in time",
+  );
+  assert.ok(!silent.up(0), "let go");
+  silent.close();
+  // Said to wait for ever: given up at the bound.
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const waiting = await linked((id, say) => {
+    timer = setInterval(() => say({ t: "waiting", id }), 10);
+  });
+  assert.equal(
+    await waiting.ask(0, STATUS, { timeoutMs: 100, mostMs: 300 }),
+    "its service did not answer in time",
+  );
+  clearInterval(timer);
+  waiting.close();
+});
