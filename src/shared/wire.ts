@@ -69,7 +69,7 @@ export type FromService =
     epoch?: number;
     run?: string;
     why?: string;
-    /** The journal when the question was put (the session's next clocks name it). */
+    /** The journal as of the answer (the session's next clocks name it). */
     journal?: JournalMark | null;
   }
   | {
