@@ -4,8 +4,8 @@
  * live index and journal and answers every session's calls on that root over a unix socket
  * in the user's socket folder. It holds the lock beside its socket for its whole life (a
  * second one started at the same instant finds it held and ends), takes over a socket file
- * left by one that died, and ends `idleMs` after its last session (0: with it), removing
- * its socket and its private folder.
+ * left by one that died, and ends `idleMs` after its last session (0: with it), or while it
+ * has no session as soon as its root is gone, removing its socket and its private folder.
  *
  * @module
  */
@@ -33,6 +33,19 @@ export interface ServiceSettings {
   maxEntries: number;
   maxDepth: number;
   changes: { maxEntries: number; maxAgeMs: number };
+}
+
+/** How often a service with no session looks whether its root is still there. */
+const LOOK_MS = 1000;
+
+/** Whether the folder at `path` is gone (one `lstat`; any other failure is not "gone"). */
+function rootGone(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return false;
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound;
+  }
 }
 
 /** How long a service waits for its first session before it ends. */
@@ -97,9 +110,18 @@ async function serveUntilIdle(
   let ended = (_why: string) => {};
   const end = new Promise<string>((resolve) => (ended = resolve));
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // With no session, a root that is gone (a temp folder removed) ends the service at once:
+  // nobody will ask for it again, and each one left costs a process for its idle time.
+  let looking: ReturnType<typeof setInterval> | undefined;
   const idle = (ms: number) => {
     clearTimeout(timer);
+    clearInterval(looking);
     timer = setTimeout(() => ended("no session for the idle time"), ms);
+    looking = setInterval(() => rootGone(root.realPath) && ended("its root is gone"), LOOK_MS);
+  };
+  const busy = () => {
+    clearTimeout(timer);
+    clearInterval(looking);
   };
   idle(Math.max(settings.idleMs, FIRST_SESSION_MS));
   const facts = (): ServiceFacts => ({
@@ -119,7 +141,7 @@ async function serveUntilIdle(
         facts,
         joined: () => {
           sessions++;
-          clearTimeout(timer);
+          busy();
         },
         left: () => {
           if (--sessions > 0) return;
@@ -130,7 +152,7 @@ async function serveUntilIdle(
     }
   })().catch(() => {});
   const why = await end;
-  clearTimeout(timer);
+  busy();
   listener.close(); // removes the socket file
   await accepting;
   index.close();

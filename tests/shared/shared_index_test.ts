@@ -6,17 +6,19 @@
  * the next call finds a new service; a socket file left by a dead service is taken over;
  * two sessions started at the same instant share one service; a session killed in the
  * middle of a call leaves the service and the other sessions going; a service ends its
- * idle time after its last session, its private folder and socket removed.
+ * idle time after its last session, its private folder and socket removed, and at once when
+ * its root is gone while no session is connected.
  */
 import assert from "node:assert/strict";
 import { allChangesOf, clockOf } from "../helpers/changes.ts";
-import { T0, type TreeSpec } from "../helpers/tree.ts";
+import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { assertSameChanges, snapshot } from "../helpers/snapshot.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { type Connection, rootIndex, type RootIndexInfo } from "../helpers/server.ts";
 import { until } from "../helpers/until.ts";
 import {
   alive,
+  killServices,
   privateFolderOf,
   servicePathsOf,
   servicePids,
@@ -214,5 +216,30 @@ Deno.test({
     await until(() => !alive(pid!), "the service to end");
     assert.throws(() => Deno.lstatSync(folder), Deno.errors.NotFound);
     assert.throws(() => Deno.lstatSync(socket), Deno.errors.NotFound);
+  },
+});
+
+Deno.test({
+  name: "shared index: a service with no session ends as soon as its root is gone",
+  ignore,
+  ...sanitize,
+  async fn() {
+    const tree = await makeTree(spec());
+    try {
+      const a = await session(tree.root, { SHARED_INDEX_IDLE: "15m" });
+      await readyShared(a);
+      const [pid] = servicePids(tree.root);
+      const folder = privateFolderOf(pid!);
+      const { socket } = await servicePathsOf(tree.root);
+      await a.close();
+      assert.ok(alive(pid!), "with its root there, it waits for a session for its idle time");
+      await tree.dispose(); // a test's temp folder, removed after its server ended
+      await until(() => !alive(pid!), "the service to end");
+      assert.throws(() => Deno.lstatSync(folder!), Deno.errors.NotFound);
+      assert.throws(() => Deno.lstatSync(socket), Deno.errors.NotFound);
+    } finally {
+      killServices(tree.root);
+      await Deno.remove(tree.root, { recursive: true }).catch(() => {});
+    }
   },
 });
