@@ -19,6 +19,7 @@ import {
 import { newRunId } from "../changes/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 import { serveSession, WalkInSession } from "./service_session.ts";
+import { servicePaths } from "./socket_folder.ts";
 import { type ServiceFacts, TURN_WAIT_MS } from "./wire.ts";
 
 /** What a service is started with (its command line, as JSON). */
@@ -61,8 +62,8 @@ export async function runService(
   } = {},
 ): Promise<string> {
   const log = options.log ?? (() => {});
-  const socket = `${settings.folder}/${settings.name}.sock`;
-  const lockFile = await Deno.open(`${settings.folder}/${settings.name}.lock`, {
+  const { socket, lock } = servicePaths(settings.folder, settings.name);
+  const lockFile = await Deno.open(lock, {
     read: true,
     write: true,
     create: true,

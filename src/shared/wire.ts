@@ -96,6 +96,7 @@ export async function* messages<T>(conn: Deno.Conn): AsyncGenerator<T> {
   const decoder = new TextDecoder();
   const buffer = new Uint8Array(64 * 1024);
   let pending = "";
+  let searched = 0; // `pending` up to here holds no line's end
   for (;;) {
     let n: number | null;
     try {
@@ -106,10 +107,11 @@ export async function* messages<T>(conn: Deno.Conn): AsyncGenerator<T> {
     if (n === null) return;
     pending += decoder.decode(buffer.subarray(0, n), { stream: true });
     if (pending.length > MAX_LINE) throw new Error("a message was too long");
-    for (let end = pending.indexOf("\n"); end >= 0; end = pending.indexOf("\n")) {
+    for (let end = pending.indexOf("\n", searched); end >= 0; end = pending.indexOf("\n")) {
       const line = pending.slice(0, end);
       pending = pending.slice(end + 1);
       if (line.trim() !== "") yield JSON.parse(line) as T;
     }
+    searched = pending.length; // a long line is looked through once, not once per read
   }
 }
