@@ -7,6 +7,7 @@
  * @module
  */
 import { connect, type Connection, SHARING } from "./server.ts";
+import { watchedInodes } from "./inotify.ts";
 import { makeTree, type TempTree, type TreeSpec } from "./tree.ts";
 import type { Staged } from "./nobody.ts";
 import { V8_FLAGS } from "../../src/runtime_flags.ts";
@@ -86,7 +87,7 @@ export function killServices(rootReal: string): void {
 
 /**
  * A temp tree (tree.ts) whose index services are killed when it is disposed, before it is
- * removed: whatever a test left running, none outlives it.
+ * removed (unless the test removed it itself): whatever a test left running, none outlives it.
  */
 export async function treeWithServices(spec: TreeSpec): Promise<TempTree> {
   const tree = await makeTree(spec);
@@ -94,7 +95,9 @@ export async function treeWithServices(spec: TreeSpec): Promise<TempTree> {
   return Object.assign(tree, {
     [Symbol.asyncDispose]: async () => {
       killServices(tree.root);
-      await remove();
+      await remove().catch((err) => {
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
+      });
     },
   });
 }
@@ -117,16 +120,6 @@ export async function servicePathsOf(
     changes: DEFAULT_CHANGES,
   });
   return { ...servicePaths(folder, name), folder };
-}
-
-/** The inodes process `pid` watches (inotify), from `/proc/PID/fdinfo`. */
-export function watchedInodes(pid: number): Set<number> {
-  const inodes = new Set<number>();
-  const info = shell(`cat /proc/${pid}/fdinfo/* 2>/dev/null`);
-  for (const m of info.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+)/gm)) {
-    inodes.add(parseInt(m[1]!, 16));
-  }
-  return inodes;
 }
 
 /** The private folder of process `pid` (the one whose cookies it watches), or `null`. */

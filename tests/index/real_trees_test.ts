@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { cpuHogs, indexedServer } from "../helpers/indexed_server.ts";
 import { inotifyWatches } from "../helpers/inotify.ts";
-import { indexKeeper } from "../helpers/sessions.ts";
+import { indexKeeper, privateFolderOf } from "../helpers/sessions.ts";
 import { makeTree, T0, type TempTree } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
@@ -125,17 +125,7 @@ Deno.test({
     await using tree = await makeTree({ "a.txt": { mtime: T0 } });
     await using s = await indexedServer(tree.root);
     // The server's private folder: the one in /tmp whose root folder it watches.
-    const watched = watchedInodes(indexKeeper(s.conn, tree.root));
-    const mine = [...Deno.readDirSync("/tmp")]
-      .filter((e) => e.isDirectory && e.name.startsWith("file-time-search-"))
-      .map((e) => `/tmp/${e.name}`)
-      .find((dir) => {
-        try {
-          return watched.has(Deno.statSync(`${dir}/1`).ino!);
-        } catch {
-          return false;
-        }
-      });
+    const mine = privateFolderOf(indexKeeper(s.conn, tree.root));
     assert.ok(mine, "the server's private folder");
     Deno.removeSync(mine, { recursive: true });
     // The next call's barrier finds no cookie: the watch is set up again, the folder made again.
@@ -153,19 +143,6 @@ Deno.test("real trees: a full temp folder is said as such, not as the watch limi
   assert.match(writeFailure(full), /the temp folder is full/);
   assert.doesNotMatch(writeFailure(full), /max_user_watches/);
 });
-
-/** The inodes of the folders process `pid` watches (`/proc/PID/fdinfo`). */
-function watchedInodes(pid: number): Set<number> {
-  const out = new Deno.Command("sh", {
-    args: ["-c", `cat /proc/${pid}/fdinfo/* 2>/dev/null`],
-    stdout: "piped",
-    stderr: "null",
-  }).outputSync();
-  const text = new TextDecoder().decode(out.stdout);
-  return new Set(
-    [...text.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+)/gm)].map((m) => parseInt(m[1]!, 16)),
-  );
-}
 
 function exists(path: string): boolean {
   try {

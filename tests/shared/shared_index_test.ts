@@ -11,14 +11,13 @@
  */
 import assert from "node:assert/strict";
 import { allChangesOf, clockOf } from "../helpers/changes.ts";
-import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+import { T0, type TreeSpec } from "../helpers/tree.ts";
 import { assertSameChanges, snapshot } from "../helpers/snapshot.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { type Connection, rootIndex, type RootIndexInfo } from "../helpers/server.ts";
 import { until } from "../helpers/until.ts";
 import {
   alive,
-  killServices,
   privateFolderOf,
   servicePathsOf,
   servicePids,
@@ -38,6 +37,32 @@ function spec(folders = 4, files = 5): TreeSpec {
   return out;
 }
 
+/**
+ * The service of `root` once a session with `SHARED_INDEX_IDLE=idle` saw it ready and ended:
+ * its process, and the private folder and socket it made.
+ */
+async function lastSessionEnded(
+  root: string,
+  idle: string,
+): Promise<{ pid: number; folder: string; socket: string }> {
+  const a = await session(root, { SHARED_INDEX_IDLE: idle });
+  await readyShared(a);
+  const [pid] = servicePids(root);
+  const folder = privateFolderOf(pid!);
+  assert.ok(folder, "the service's private folder, where it writes its cookies");
+  const { socket } = await servicePathsOf(root);
+  assert.ok(Deno.lstatSync(socket).isSocket);
+  await a.close();
+  return { pid: pid!, folder, socket };
+}
+
+/** Waits for the service to end, then finds nothing left of what it made. */
+async function endsLeavingNothing(service: { pid: number; folder: string; socket: string }) {
+  await until(() => !alive(service.pid), "the service to end");
+  assert.throws(() => Deno.lstatSync(service.folder), Deno.errors.NotFound);
+  assert.throws(() => Deno.lstatSync(service.socket), Deno.errors.NotFound);
+}
+
 type Shared = RootIndexInfo & { shared?: { sessions?: number; since?: string; reason?: string } };
 
 /** The session's view of its root's index once its service's index is ready. */
@@ -50,7 +75,7 @@ async function readyShared(conn: Connection): Promise<Shared> {
   return index;
 }
 
-/** Who answered a search: "the index", or "a walk (why)", from its `stats`. */
+/** This session's calls on its root, by who answered them (from `fs.list_roots`). */
 async function answeredBy(conn: Connection): Promise<{ index: number; walk: number }> {
   return (await rootIndex(conn)).answers!;
 }
@@ -203,19 +228,10 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await treeWithServices(spec());
-    const a = await session(tree.root, { SHARED_INDEX_IDLE: "2s" });
-    await readyShared(a);
-    const [pid] = servicePids(tree.root);
-    const folder = privateFolderOf(pid!);
-    assert.ok(folder, "the service's private folder, where it writes its cookies");
-    const { socket } = await servicePathsOf(tree.root);
-    assert.ok(Deno.lstatSync(socket).isSocket);
-    await a.close();
+    const service = await lastSessionEnded(tree.root, "2s");
     // Still there just after its last session, then gone with what it made.
-    assert.ok(alive(pid!), "it outlives its last session by its idle time");
-    await until(() => !alive(pid!), "the service to end");
-    assert.throws(() => Deno.lstatSync(folder), Deno.errors.NotFound);
-    assert.throws(() => Deno.lstatSync(socket), Deno.errors.NotFound);
+    assert.ok(alive(service.pid), "it outlives its last session by its idle time");
+    await endsLeavingNothing(service);
   },
 });
 
@@ -224,22 +240,10 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    const tree = await makeTree(spec());
-    try {
-      const a = await session(tree.root, { SHARED_INDEX_IDLE: "15m" });
-      await readyShared(a);
-      const [pid] = servicePids(tree.root);
-      const folder = privateFolderOf(pid!);
-      const { socket } = await servicePathsOf(tree.root);
-      await a.close();
-      assert.ok(alive(pid!), "with its root there, it waits for a session for its idle time");
-      await tree.dispose(); // a test's temp folder, removed after its server ended
-      await until(() => !alive(pid!), "the service to end");
-      assert.throws(() => Deno.lstatSync(folder!), Deno.errors.NotFound);
-      assert.throws(() => Deno.lstatSync(socket), Deno.errors.NotFound);
-    } finally {
-      killServices(tree.root);
-      await Deno.remove(tree.root, { recursive: true }).catch(() => {});
-    }
+    await using tree = await treeWithServices(spec());
+    const service = await lastSessionEnded(tree.root, "15m");
+    assert.ok(alive(service.pid), "with its root there, it waits for a session for its idle time");
+    await Deno.remove(tree.root, { recursive: true }); // a test's temp folder, after its server
+    await endsLeavingNothing(service);
   },
 });
