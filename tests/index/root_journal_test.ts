@@ -3,6 +3,8 @@
  * moved into a folder made just before, which the runtime watched only after the move,
  * gives one end of the move (its old name gone) and never the other; the journal finds it
  * in the folder that appeared by its inode and says it renamed, as when both ends came.
+ * A listing read by a question before the events of what changed in it were taken (the
+ * disk ahead of the events, or a folder not yet watched) loses none of those changes.
  */
 import assert from "node:assert/strict";
 import { TreeCache } from "../../src/index/cache/tree_cache.ts";
@@ -12,24 +14,52 @@ import { systemClock } from "../../src/ports/clock.ts";
 import { denoFs } from "../../src/ports/fs.ts";
 import { strictGuard } from "../../src/security/guard.ts";
 import { scan } from "../../src/walk/scan.ts";
-import { makeTree, T0 } from "../helpers/tree.ts";
+import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+
+type Root = { path: string; realPath: string };
+
+/**
+ * A journal begun on `spec`'s tree, filled through its held tree, with its tree and a
+ * question's scan through that held tree.
+ */
+async function journalOn(spec: TreeSpec) {
+  const tree = await makeTree(spec);
+  const root: Root = { path: tree.root, realPath: tree.root };
+  const cache = new TreeCache({ base: denoFs, rootReal: tree.root, maxEntries: 1_000 });
+  cache.record(true);
+  const question = () =>
+    scan(fillRequest(root, 1_000), { fs: cache, clock: systemClock, guard: strictGuard });
+  await question(); // the fill
+  const journal = new RootJournal(cache, denoFs, { maxSteps: 1_000, maxAgeMs: 1e9 }, Date.now);
+  journal.begin();
+  return { tree, root, cache, question, journal, from: journal.position };
+}
+
+/** What the journal says changed since position `from`, entries and folders, a line each. */
+function changesSince(journal: RootJournal, root: Root, from: number) {
+  const answer = journal.ask({
+    since: { position: from },
+    until: null,
+    startPath: "",
+    filter: { ...fillRequest(root, 1_000).filter, includeDirectories: true },
+    expand: false,
+    after: null,
+    limit: 100,
+  });
+  assert.ok(!("fresh" in answer), "the journal answers");
+  return answer.changes.map((c) => [c.path, c.change, c.previousPath ?? null]);
+}
 
 Deno.test({
   name: "root journal: a folder moved into one not yet watched is renamed, found by its inode",
   ignore: Deno.build.os === "windows",
   async fn() {
-    await using tree = await makeTree({
+    const { tree, root, journal, from } = await journalOn({
       "src/pkg0/lib/a.js": { mtime: T0 },
       "src/pkg0/lib/b.js": { mtime: T0 },
       "src/pkg1/c.js": { mtime: T0 },
     });
-    const root = { path: tree.root, realPath: tree.root };
-    const cache = new TreeCache({ base: denoFs, rootReal: tree.root, maxEntries: 1_000 });
-    cache.record(true);
-    await scan(fillRequest(root, 1_000), { fs: cache, clock: systemClock, guard: strictGuard });
-    const journal = new RootJournal(cache, denoFs, { maxSteps: 1_000, maxAgeMs: 1e9 }, Date.now);
-    journal.begin();
-    const from = journal.position;
+    await using _tree = tree;
     Deno.mkdirSync(tree.abs("moved"));
     Deno.renameSync(tree.abs("src/pkg0"), tree.abs("moved/pkg0"));
     // The runtime: `moved` made, `src/pkg0` moved away (to a folder it did not watch yet).
@@ -37,20 +67,56 @@ Deno.test({
       { kind: "create", paths: [tree.abs("moved")] },
       { kind: "rename", paths: [tree.abs("src/pkg0")] },
     ]);
-    const answer = journal.ask({
-      since: { position: from },
-      until: null,
-      startPath: "",
-      filter: { ...fillRequest(root, 1_000).filter, includeDirectories: true },
-      expand: false,
-      after: null,
-      limit: 100,
-    });
-    assert.ok(!("fresh" in answer), "the journal answers");
-    const lines = answer.changes.map((c) => [c.path, c.change, c.previousPath ?? null]);
+    const lines = changesSince(journal, root, from);
     assert.deepEqual(lines.filter(([, change]) => change !== "modified"), [
       ["moved", "created", null],
       ["moved/pkg0", "renamed", "src/pkg0"],
+    ]);
+  },
+});
+
+Deno.test({
+  name: "root journal: a file made and listed by a question before its event is still created",
+  async fn() {
+    const { tree, root, question, journal, from } = await journalOn({ "d/a.js": { mtime: T0 } });
+    await using _tree = tree;
+    Deno.writeFileSync(tree.abs("d/f1.js"), new Uint8Array(1));
+    Deno.writeFileSync(tree.abs("d/f2.js"), new Uint8Array(1));
+    Deno.removeSync(tree.abs("d/a.js"));
+    journal.apply([{ kind: "create", paths: [tree.abs("d/f1.js")] }]);
+    // A question reads `d` again (its listing was forgotten): f2 made, a.js gone, no event yet.
+    await question();
+    journal.apply([
+      { kind: "create", paths: [tree.abs("d/f2.js")] },
+      { kind: "remove", paths: [tree.abs("d/a.js")] },
+    ]);
+    assert.deepEqual(changesSince(journal, root, from).filter(([, c]) => c !== "modified"), [
+      ["d/a.js", "removed", null],
+      ["d/f1.js", "created", null],
+      ["d/f2.js", "created", null],
+    ]);
+  },
+});
+
+Deno.test({
+  name: "root journal: what is written in a folder before the runtime watches it is created",
+  async fn() {
+    const { tree, root, cache, question, journal, from } = await journalOn({
+      "a.js": { mtime: T0 },
+    });
+    await using _tree = tree;
+    Deno.mkdirSync(tree.abs("p"));
+    Deno.writeFileSync(tree.abs("p/f0.js"), new Uint8Array(1));
+    journal.apply([{ kind: "create", paths: [tree.abs("p")] }]); // read below: f0
+    // Written before the runtime watches `p`: no event, ever. A question reads `p` meanwhile.
+    Deno.writeFileSync(tree.abs("p/f1.js"), new Uint8Array(1));
+    cache.forgetFolder(tree.abs("p")); // behind the watcher: each scan reads it from disk
+    await question();
+    journal.caughtUp([tree.abs("p")]);
+    assert.deepEqual(changesSince(journal, root, from).filter(([, c]) => c !== "modified"), [
+      ["p", "created", null],
+      ["p/f0.js", "created", null],
+      ["p/f1.js", "created", null],
     ]);
   },
 });

@@ -18,7 +18,7 @@ import type { FsPort } from "../../ports/mod.ts";
 import { hostRules } from "../../security/mod.ts";
 import { folderChange, folderOnDisk, type FolderStamp } from "./folder_check.ts";
 import { HeldView } from "./held_view.ts";
-import type { HeldTreeOptions, Overflow } from "./held_tree_options.ts";
+import type { HeldTreeHooks, HeldTreeOptions, Overflow } from "./held_tree_options.ts";
 import { realFolder } from "./real_folder.ts";
 import { FolderTree, namesBytes, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
 import { type Change, isSpecial } from "../watch/mod.ts";
@@ -49,13 +49,8 @@ export class HeldTree {
   protected generation = 0;
   /** Held folders checked on disk during this scan (or read from it). */
   protected readonly verified = new Set<number>();
-  /**
-   * Told before the stat of `abs` is forgotten, or with `below`, everything below it too
-   * (the journal keeps what it would need of them, contract §24).
-   */
-  forgetting: ((abs: string, below: boolean) => void) | null = null;
-  /** Told, before it is forgotten, of a change the background check found with no event. */
-  unseen: ((abs: string) => void) | null = null;
+  /** What it tells the journal, before it acts (held_tree_options.ts). */
+  hooks: HeldTreeHooks = {};
 
   constructor(options: HeldTreeOptions) {
     this.base = options.base;
@@ -140,7 +135,7 @@ export class HeldTree {
     this.changed();
     if (path === this.root) return this.clear();
     const { parent, name } = this.tree.parentOf(path);
-    this.forgetting?.(path, true);
+    this.hooks.forgetting?.(path, true);
     this.tree.drop(parent, name);
     this.#unstat(path);
   }
@@ -199,7 +194,7 @@ export class HeldTree {
     const abs = this.tree.pathOf(folder);
     const change = folderChange(this.base, abs, this.tree.stamp(folder));
     if (change === "same") return true;
-    this.unseen?.(abs);
+    this.hooks.unseen?.(abs);
     this.changed();
     if (change === "gone") this.forget(abs, "remove"); // gone, or no longer a real folder
     else if (change === "device") this.forgetMounted(abs); // nothing below it holds
@@ -225,6 +220,7 @@ export class HeldTree {
       this.#nextHeapLook = bytes + this.#heapLook;
       if (this.#heapNearlyFull()) return this.overflow("memory");
     }
+    this.hooks.learning?.(this.tree.pathOf(folder), names);
     this.tree.keep(folder, names, kinds, stamp.time, stamp.dev, stamp.ino);
     this.verified.add(folder); // just read from disk, after the walk checked its real path
     if (!this.#special && kinds.some((k) => k === 0)) this.#lookForSpecial(folder, names, kinds);
@@ -279,7 +275,7 @@ export class HeldTree {
     // and stat under it: nothing held there is carried (issue 40).
     if (kind === "modify" || kind === "access") return this.#unlistAll(this.tree.node(abs, false));
     this.#relist(parent, dir);
-    this.forgetting?.(abs, true);
+    this.hooks.forgetting?.(abs, true);
     this.tree.drop(parent, name);
   }
 
@@ -294,7 +290,7 @@ export class HeldTree {
     const { parent, name } = this.tree.parentOf(abs);
     const e = this.tree.find(parent, name);
     if (e < 0) return;
-    this.forgetting?.(abs, false);
+    this.hooks.forgetting?.(abs, false);
     recordInfo(this.tree, parent, e, null);
   }
 }

@@ -28,3 +28,16 @@ export interface HeldTreeOptions {
   /** Folders the watch leaves out (watch_plan.ts): read from disk by every scan. */
   unwatched?: readonly string[];
 }
+
+/** What a held tree tells its root's journal (contract §24), each before it acts. */
+export interface HeldTreeHooks {
+  /**
+   * The stat of `abs` is about to be forgotten, or with `below`, everything below it too:
+   * the journal keeps what it would need of them.
+   */
+  forgetting?: (abs: string, below: boolean) => void;
+  /** A change the background check found with no event, before it is forgotten. */
+  unseen?: (abs: string) => void;
+  /** A listing read from disk, before it is kept: it may be ahead of the events taken. */
+  learning?: (abs: string, names: readonly string[]) => void;
+}

@@ -201,7 +201,7 @@ export class TreeCache extends HeldTree implements FsPort {
         info && kindOf(info) === cols.kind[e] && info.size === cols.size[e] &&
         (info.mtime?.getTime() ?? NaN) === cols.mtime[e]
       ) continue;
-      this.unseen?.(dir + hostRules.sep + this.tree.nameOf(folder, e));
+      this.hooks.unseen?.(dir + hostRules.sep + this.tree.nameOf(folder, e));
       this.changed();
       recordInfo(this.tree, folder, e, null);
     }

@@ -68,8 +68,11 @@ export class RootJournal {
         return image !== null && image !== "unknown";
       },
     });
-    cache.forgetting = (abs, below) => this.#forgetting(abs, below);
-    cache.unseen = (abs) => this.#unseen(abs);
+    cache.hooks = {
+      forgetting: (abs, below) => this.#forgetting(abs, below),
+      unseen: (abs) => this.#unseen(abs),
+      learning: (abs, names) => this.#learning(abs, names),
+    };
   }
 
   /** The position now. */
@@ -181,6 +184,40 @@ export class RootJournal {
       }
     }
     this.#journal.record(touches);
+  }
+
+  /**
+   * The held tree is about to keep a listing just read from disk. A name in it known to be
+   * absent was made, and a name known in the folder that is not there went, before their
+   * events were taken: the disk is ahead of the events, or the runtime does not watch the
+   * folder yet and never will report them (watch_lag.ts). Kept now as a batch of its own:
+   * once the tree holds them, their events would find them known as they are, and what
+   * changed would be lost to every clock before (contract §24).
+   */
+  #learning(abs: string, names: readonly string[]): void {
+    if (!Number.isFinite(this.#journal.start)) return; // the fill: what it reads is the start
+    const known = this.#known();
+    const lstat = (path: string) => this.#disk.lstat(path);
+    const sep = hostRules.sep;
+    const held = this.#cache.view.names(abs);
+    const before = new Set(held?.map((e) => e.name));
+    const touches: Touch[] = [];
+    for (const name of names) {
+      // A name in the listing kept from before is known there (if it went since, its event did).
+      if (before.has(name)) continue;
+      const path = abs + sep + name;
+      if (known.image(path) !== null) continue;
+      const after = lstatImage(lstat, path);
+      if (after !== null) touches.push(known.touch(path, after));
+    }
+    const there = new Set(names);
+    for (const name of known.children(abs)) {
+      const path = abs + sep + name;
+      if (there.has(name) || known.image(path) === null) continue;
+      if (lstatImage(lstat, path) !== null) continue; // there again: read since
+      for (const gone of [path, ...known.below(path)]) touches.push(known.touch(gone, null));
+    }
+    if (touches.length > 0) this.#journal.record(touches);
   }
 
   /**
