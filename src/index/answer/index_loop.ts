@@ -211,8 +211,9 @@ async function checkedScan(
   const started = tools.clock.now();
   let focus = focusOf(request);
   // Narrowed to what can change the page (focus.ts); when that left matches uncounted and
-  // reading them again costs at most `countBudget` entries, read again uncut to count (§26).
-  let cut = true;
+  // reading them again costs at most `countBudget` entries, read again uncut to count (§26);
+  // read uncut at once when the whole read is known to cost no more than that.
+  let cut = focus === null || index.view.wholeReadAtMost(focus, countBudget) > countBudget;
   for (let attempt = 1;; attempt++) {
     const timed = withTimeSpent(request, tools.clock.now() - started);
     index.focus(focus);

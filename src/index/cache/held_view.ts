@@ -1,13 +1,14 @@
 /**
  * What the index holds of an entry, looked at without reading anything (contract §24: the
  * journal's image of an entry before a change): its stat as held, absent (its folder's
- * listing, held or kept from before, lacks it) or unknown; and the names a folder's listing
- * held.
+ * listing, held or kept from before, lacks it) or unknown; the names a folder's listing
+ * held; and how much a focused scan could read at most.
  *
  * @module
  */
 import { DIR, type FolderTree } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
+import { type Focus, outside } from "./focus.ts";
 
 /**
  * An entry as the index holds it: kind, size and times, and a folder's inode where its
@@ -82,5 +83,21 @@ export class HeldView {
       out.push({ name: tree.nameOf(folder, e), isDirectory: (tree.columns.kind[e]! & DIR) !== 0 });
     }
     return out;
+  }
+
+  /**
+   * At most how many entries and folders a scan focused on `focus` and not cut reads, when
+   * that is at most `most` (else `Infinity`, found without looking further): every folder
+   * held, and every entry whose time is not known outside the window (dead ones too).
+   */
+  wholeReadAtMost(focus: Focus, most: number): number {
+    const tree = this.#tree;
+    let n = tree.records;
+    if (n > most) return Infinity;
+    const cols = tree.columns;
+    for (let e = 0; e < cols.length; e++) {
+      if (!outside(focus, cols, e) && ++n > most) return Infinity;
+    }
+    return n;
   }
 }

@@ -1,0 +1,36 @@
+/**
+ * What a held tree says of itself without reading anything: how much a scan focused on a
+ * window and not cut to its page reads at most (contract §26: an indexed answer reads
+ * uncut at once, and counts, when that is within the count budget).
+ */
+import assert from "node:assert/strict";
+import { TreeCache } from "../../src/index/cache/tree_cache.ts";
+import { fillRequest } from "../../src/index/fill/fill_request.ts";
+import { systemClock } from "../../src/ports/clock.ts";
+import { denoFs } from "../../src/ports/fs.ts";
+import { strictGuard } from "../../src/security/guard.ts";
+import { scan } from "../../src/walk/scan.ts";
+import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+
+Deno.test("held view: a window's whole read is bounded by the folders and the entries in it", async () => {
+  const spec: TreeSpec = {};
+  for (let i = 0; i < 30; i++) spec[`d${i % 3}/f${i}.txt`] = { mtime: T0 + (i % 10) * DAY };
+  await using tree = await makeTree(spec);
+  const root = { path: tree.root, realPath: tree.root };
+  const cache = new TreeCache({ base: denoFs, rootReal: tree.root, maxEntries: 1_000 });
+  cache.record(true);
+  await scan(fillRequest(root, 1_000), { fs: cache, clock: systemClock, guard: strictGuard });
+  const window = (days: number) => ({
+    created: false,
+    from: T0,
+    to: T0 + days * DAY,
+    filesOnly: true,
+  });
+  // 4 folders held (the root and d0..d2); 3 files a day, and the folders' own times (now:
+  // outside a window of the past), so 3 + 4 for one day, 30 + 4 for all ten.
+  assert.equal(cache.view.wholeReadAtMost(window(1), 100), 7);
+  assert.equal(cache.view.wholeReadAtMost(window(10), 100), 34);
+  // Past `most`, it stops: not worth reading uncut.
+  assert.equal(cache.view.wholeReadAtMost(window(10), 33), Infinity);
+  assert.equal(cache.view.wholeReadAtMost(window(1), 3), Infinity);
+});
