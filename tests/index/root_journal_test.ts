@@ -76,6 +76,28 @@ Deno.test({
 });
 
 Deno.test({
+  name: "root journal: a folder moved into one that appeared a batch before is renamed too",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const { tree, root, journal, from } = await journalOn({
+      "src/pkg0/lib/a.js": { mtime: T0 },
+      "src/pkg1/c.js": { mtime: T0 },
+    });
+    await using _tree = tree;
+    Deno.mkdirSync(tree.abs("moved"));
+    Deno.renameSync(tree.abs("src/pkg0"), tree.abs("moved/pkg0"));
+    // The events come apart: `moved` (read below: pkg0 is in it already), then the move's
+    // one end, in the next batch.
+    journal.apply([{ kind: "create", paths: [tree.abs("moved")] }]);
+    journal.apply([{ kind: "rename", paths: [tree.abs("src/pkg0")] }]);
+    assert.deepEqual(changesSince(journal, root, from).filter(([, c]) => c !== "modified"), [
+      ["moved", "created", null],
+      ["moved/pkg0", "renamed", "src/pkg0"],
+    ]);
+  },
+});
+
+Deno.test({
   name: "root journal: a file made and listed by a question before its event is still created",
   async fn() {
     const { tree, root, question, journal, from } = await journalOn({ "d/a.js": { mtime: T0 } });

@@ -50,6 +50,8 @@ export function batchTouches(
   apply: () => void,
   /** Told of each folder that appeared: the runtime watches it only once it has told us. */
   appeared: (abs: string) => void = () => {},
+  /** Folders that appeared in earlier batches, not yet read again (root_journal.ts). */
+  earlier: Iterable<string> = [],
 ): Touch[] {
   const sep = hostRules.sep;
   const inside = (abs: string) => abs.startsWith(rootReal + sep);
@@ -148,7 +150,8 @@ export function batchTouches(
   /**
    * A folder moved into a folder made just before, which the runtime watched only after the
    * move: its one end came (the folder gone), the other never will; the folder is found in
-   * the one that appeared, by its inode.
+   * the one that appeared, by its inode: in this batch, or in an earlier one (the folder
+   * then read below already holds it, taken as made with it).
    */
   function pairByInode(went: string[]): void {
     const folders = new Map<number, string>();
@@ -160,6 +163,10 @@ export function batchTouches(
     }
     if (folders.size === 0 || folders.size > PAIRS_FOLDERS_MOST) return;
     const made = [...named].filter(([, n]) => n.made && n.from === undefined).map(([a]) => a);
+    for (const folder of earlier) {
+      if (made.length >= PAIRS_FOLDERS_MOST) break;
+      if (!named.has(folder)) made.push(folder);
+    }
     for (const parent of made.slice(0, PAIRS_FOLDERS_MOST)) {
       for (const below of readBelow(disk, parent, PAIRS_FOLDERS_MOST)) {
         const now = named.has(below) ? null : lstatImage(lstat, below);

@@ -108,7 +108,15 @@ export class RootJournal {
       }
     };
     const appeared = (abs: string) => this.#appear(abs);
-    const touches = batchTouches(changes, this.#known(), this.#disk, cache.root, apply, appeared);
+    const touches = batchTouches(
+      changes,
+      this.#known(),
+      this.#disk,
+      cache.root,
+      apply,
+      appeared,
+      this.#appeared,
+    );
     for (const t of touches) {
       if (this.#listed.size >= APPEARED_MOST) break;
       const at = t.path.lastIndexOf("/");
