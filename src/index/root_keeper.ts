@@ -13,7 +13,7 @@ import { WHOLE } from "../walk/mod.ts";
 import { failureKind, runTask, type Task, type TaskOptions } from "../workers/mod.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
-import { warmUpRequest } from "./warm_up.ts";
+import { warmUp } from "./warm_up.ts";
 import type { Calls } from "./call_gate.ts";
 import {
   cookiesFolder,
@@ -210,7 +210,8 @@ export class RootKeeper {
       // until its worker reports a position, clocks name the time (answered from it).
       root.epoch++;
       worker?.postMessage({ type: "journal", at: this.#clock.now() } satisfies IndexControl);
-      void this.#warmUp(root, request, outcome.collected.first[0]?.modified ?? this.#clock.now());
+      const newest = outcome.collected.first[0]?.modified ?? this.#clock.now();
+      if (this.#options.warmUp !== false) void this.#warmUp(root, request, newest);
       root.failedFills = 0;
       const ms = this.#clock.now() - started;
       this.#options.log("info", readyLine(root.number, root.status.entries, ms, outcome));
@@ -268,13 +269,12 @@ export class RootKeeper {
     return task;
   }
 
-  /** The answer nobody asked for, unless a call is on the index already (warm_up.ts). */
-  async #warmUp(root: RootIndex, fill: SearchRequest, newest: number): Promise<void> {
-    const leave = this.#options.warmUp === false ? null : await root.turns.take(0);
-    if (!leave || root.status.state !== "ready") return leave?.();
+  /** The answers nobody asked for (warm_up.ts). */
+  #warmUp(root: RootIndex, fill: SearchRequest, newest: number): Promise<void> {
     const options = { plan: { share: WHOLE, keepAll: 0 }, signal: new AbortController().signal };
-    const request = warmUpRequest(fill, newest);
-    await this.task(root, request, leave, options).outcome.catch(() => {});
+    const ask = (request: SearchRequest, leave: () => void) =>
+      this.task(root, request, leave, options).outcome;
+    return warmUp(root.turns, () => root.status.state === "ready", ask, fill, newest);
   }
 
   #dropIndex(root: RootIndex): void {

@@ -1,7 +1,7 @@
 /**
- * The answer nobody asked for (src/index/warm_up.ts): once a root is ready, its index
- * answers a week's newest 100 up to its newest file, in the background, and it is not
- * counted as an answer.
+ * The answers nobody asked for (src/index/warm_up.ts): once a root is ready, its index
+ * answers the newest 100 of the week up to its newest file and of the weeks before, in the
+ * background, and they are not counted as answers.
  */
 import assert from "node:assert/strict";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
@@ -9,9 +9,10 @@ import { NO_INDEX, readyIndex } from "../helpers/live_index.ts";
 import { seamIndexWorkerUrl } from "../helpers/seam.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { until } from "../helpers/until.ts";
+import { WARM_UPS } from "../../src/index/warm_up.ts";
 
 Deno.test({
-  name: "live index: once ready, the index answers a week's newest 100 that nobody asked for",
+  name: "live index: once ready, the index answers weeks' newest 100 that nobody asked for",
   ignore: NO_INDEX,
   ...sanitize,
   async fn() {
@@ -28,11 +29,17 @@ Deno.test({
       indexWorkerUrl: seamIndexWorkerUrl({ scansChannel: name }),
     });
     try {
-      await until(() => scans.length >= 2, "the answer nobody asked for");
-      // The fill (its newest file), then the week up to that file.
+      await until(() => scans.length >= 1 + WARM_UPS, "the answers nobody asked for");
+      // The fill (its newest file), then the week up to that file, and the weeks before.
+      const week = (k: number) => ({
+        order: "time_desc",
+        limit: 100,
+        from: newest - (k + 1) * 7 * DAY,
+        to: newest - k * 7 * DAY + 1,
+      });
       assert.deepEqual(scans, [
         { order: "time_desc", limit: 1, from: null, to: null },
-        { order: "time_desc", limit: 100, from: newest - 7 * DAY, to: newest + 1 },
+        ...Array.from({ length: WARM_UPS }, (_, k) => week(k)),
       ]);
       assert.deepEqual(index.status()[0]!.answers, { index: 0, walk: 0 });
     } finally {
