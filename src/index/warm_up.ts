@@ -1,8 +1,8 @@
 /**
- * The answer nobody asked for (issue 49): right after a root becomes ready, its index
+ * The answers nobody asked for (issue 49): right after a root becomes ready, its index
  * answers {@linkcode WARM_UPS} questions in the background, as most calls ask them: the newest
- * 100 of the week up to its newest file (the fill's one match), so that the question has
- * matches to read, and of the weeks before it (V8 makes the code fast over a few runs).
+ * 100 of the week up to its newest file (the fill's one match, so that there are matches to
+ * read), and of the weeks before it (V8 makes the code fast over a few runs).
  * The first answer from memory after a fill costs about twice a later one: the code that
  * answers from held listings has not run yet (the fill read the disk), and every folder's
  * subtree times are bounded on first use (subtree_times.ts). A later session's first call
@@ -14,7 +14,7 @@
 import type { SearchRequest } from "../query/mod.ts";
 import type { Turns } from "./scan_turns.ts";
 
-/** The longest the answer nobody asked for may take (then it stops, its work half done). */
+/** The longest each answer nobody asked for may take (then it stops, its work half done). */
 export const WARM_UP_MS = 250;
 
 const WEEK_MS = 7 * 24 * 3600_000;
