@@ -13,7 +13,6 @@ import { WHOLE } from "../walk/mod.ts";
 import { failureKind, runTask, type Task, type TaskOptions } from "../workers/mod.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
-import { warmUp } from "./warm_up.ts";
 import type { Calls } from "./call_gate.ts";
 import {
   cookiesFolder,
@@ -210,8 +209,6 @@ export class RootKeeper {
       // until its worker reports a position, clocks name the time (answered from it).
       root.epoch++;
       worker?.postMessage({ type: "journal", at: this.#clock.now() } satisfies IndexControl);
-      const newest = outcome.collected.first[0]?.modified ?? this.#clock.now();
-      if (this.#options.warmUp !== false) void this.#warmUp(root, request, newest);
       root.failedFills = 0;
       const ms = this.#clock.now() - started;
       this.#options.log("info", readyLine(root.number, root.status.entries, ms, outcome));
@@ -267,14 +264,6 @@ export class RootKeeper {
     });
     root.inflight = task;
     return task;
-  }
-
-  /** The answers nobody asked for (warm_up.ts). */
-  #warmUp(root: RootIndex, fill: SearchRequest, newest: number): Promise<void> {
-    const options = { plan: { share: WHOLE, keepAll: 0 }, signal: new AbortController().signal };
-    const ask = (request: SearchRequest, leave: () => void) =>
-      this.task(root, request, leave, options).outcome;
-    return warmUp(root.turns, () => root.status.state === "ready", ask, fill, newest);
   }
 
   #dropIndex(root: RootIndex): void {

@@ -131,8 +131,9 @@ function apply(root: string, outside: string, m: Mutation, step: number): void {
       if (!taken(into(step * 13, m.name))) unixSocket(abs(into(step * 13, m.name)));
       return;
     case "burst": {
-      // Far more events than the watcher's queue holds: the index must start over.
-      const files = all.filter((e) => !e.dir);
+      // Far more events than the watcher's queue holds: the index must start over. Regular
+      // files only: `utime` follows a link, and one whose folder was exchanged out dangles.
+      const files = all.filter((e) => !e.dir && Deno.lstatSync(abs(e.path)).isFile);
       if (files.length === 0) return;
       for (let i = 0; i < 1500; i++) {
         const t = new Date(T0 + ((m.pick + i) % 5) * DAY);
@@ -420,6 +421,31 @@ Deno.test({
             limit: 1,
             includeDirectories: false,
             maxFiles: 1,
+            maxDirectories: undefined,
+            from: undefined,
+          }, PLAIN]],
+        ], [
+          // A link in the root to a folder then exchanged out, and a burst: the harness's
+          // `utime` followed the dangling link (NotFound); bursts touch regular files only.
+          {
+            "a/a/a": { mtime: T0 },
+            "é/a/a": { mtime: T0 },
+            "a": { kind: "dir", mtime: T0 },
+            "a/a": { kind: "dir", mtime: T0 + DAY },
+            "é": { kind: "dir", mtime: T0 + 2 * DAY },
+            "é/a": { kind: "dir", mtime: T0 + 3 * DAY },
+          },
+          [[{ op: "linkOut", name: "a" }], [
+            { op: "ignore", pick: 46147920, rules: "a" },
+            { op: "linkOut", name: "a" },
+            { op: "linkIn", pick: 642311903, name: "_", day: 0 },
+            { op: "ignore", pick: 309888096, rules: "a" },
+          ], [{ op: "exchangeOut", pick: 830820409 }, { op: "burst", pick: 0 }]],
+          [[{
+            sort: "time_desc",
+            limit: 1,
+            includeDirectories: false,
+            maxFiles: undefined,
             maxDirectories: undefined,
             from: undefined,
           }, PLAIN]],
