@@ -71,7 +71,6 @@ export class RootJournal {
     cache.hooks = {
       forgetting: (abs, below) => this.#forgetting(abs, below),
       unseen: (abs) => this.#unseen(abs),
-      learning: (abs, names) => this.#learning(abs, names),
     };
   }
 
@@ -89,11 +88,14 @@ export class RootJournal {
   /** The root became ready at `atMs`: positions from then on are answered exactly. */
   begin(atMs?: number): void {
     this.#journal.begin(atMs);
+    // From now on, not during the fill (what it reads is the start): no folder's path is made.
+    this.#cache.hooks.learning = (abs, names) => this.#learning(abs, names);
   }
 
   /** The index forgot everything (events were lost): nothing before now is known. */
   clear(): void {
     this.#journal.clear();
+    delete this.#cache.hooks.learning;
   }
 
   /** Applies a batch of events to the held tree, and keeps what it did. */
@@ -195,15 +197,14 @@ export class RootJournal {
   }
 
   /**
-   * The held tree is about to keep a listing just read from disk. A name in it known to be
-   * absent was made, and a name known in the folder that is not there went, before their
-   * events were taken: the disk is ahead of the events, or the runtime does not watch the
-   * folder yet and never will report them (watch_lag.ts). Kept now as a batch of its own:
-   * once the tree holds them, their events would find them known as they are, and what
-   * changed would be lost to every clock before (contract §24).
+   * The held tree is about to keep a listing just read from disk (told once the journal has
+   * begun). A name in it known to be absent was made, and a name known in the folder that
+   * is not there went, before their events were taken: the disk is ahead of the events, or
+   * the runtime does not watch the folder yet and never will report them (watch_lag.ts).
+   * Kept now as a batch of its own: once the tree holds them, their events would find them
+   * known as they are, and what changed would be lost to every clock before (contract §24).
    */
   #learning(abs: string, names: readonly string[]): void {
-    if (!Number.isFinite(this.#journal.start)) return; // the fill: what it reads is the start
     const known = this.#known();
     const lstat = (path: string) => this.#disk.lstat(path);
     const sep = hostRules.sep;
