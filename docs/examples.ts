@@ -251,11 +251,12 @@ export async function render(): Promise<string> {
     if (example.request.method === "initialize") {
       await send({ jsonrpc: "2.0", method: "notifications/initialized" });
       // The index is built in the background at start-up: the examples begin once it is
-      // ready, so that fs.list_roots shows the same state on every run.
+      // ready and has answered its first question (src/index/warm_up.ts: its journal is then
+      // shown), so that fs.list_roots shows the same state on every run.
       for (let poll = 900;; poll++) {
         await send(call(poll, "fs.list_roots", {}));
         const roots = JSON.parse(await nextLine()).result.structuredContent.roots;
-        if (roots[0].index.state === "ready") break;
+        if (roots[0].index.state === "ready" && roots[0].index.journal) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

@@ -92,6 +92,12 @@ export interface LiveIndexOptions {
   queueLimit?: number;
   /** How long a barrier may take before the call walks and the watch is restarted. Default 2000 ms. */
   barrierMs?: number;
+  /**
+   * Whether a root's index answers one question nobody asked right after it is ready (warm_up.ts).
+   *
+   * @default {true}
+   */
+  warmUp?: boolean;
   /** How long after a failed or broken watch it is tried again. Default 60 s. */
   retryMs?: number;
   /** How long a fill that failed waits before it is tried again, doubled each time. Default 500 ms. */

@@ -9,10 +9,11 @@
  */
 import type { Root } from "../config.ts";
 import { type Clock, systemClock } from "../ports/mod.ts";
-import { WHOLE } from "../walk/mod.ts";
+import { type ScanOutcome, WHOLE } from "../walk/mod.ts";
 import { failureKind, runTask, type Task, type TaskOptions } from "../workers/mod.ts";
 import type { SearchRequest } from "../query/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
+import { warmUp, warmUpTask } from "./warm_up.ts";
 import type { Calls } from "./call_gate.ts";
 import {
   cookiesFolder,
@@ -137,9 +138,8 @@ export class RootKeeper {
         void this.#build(root);
       },
       changes: (changes, rescan, lag) => {
-        root.index?.postMessage(
-          { type: "changes", changes, rescan, ...lag } satisfies IndexControl,
-        );
+        const message: IndexControl = { type: "changes", changes, rescan, ...lag };
+        root.index?.postMessage(message);
         this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
         if (!rescan) return;
         // Events may have been lost: calls walk until all is learned again (said once per loss).
@@ -209,6 +209,7 @@ export class RootKeeper {
       // until its worker reports a position, clocks name the time (answered from it).
       root.epoch++;
       worker?.postMessage({ type: "journal", at: this.#clock.now() } satisfies IndexControl);
+      if (this.#options.warmUp !== false) void this.#warmUp(root, request, outcome);
       root.failedFills = 0;
       const ms = this.#clock.now() - started;
       this.#options.log("info", readyLine(root.number, root.status.entries, ms, outcome));
@@ -264,6 +265,16 @@ export class RootKeeper {
     });
     root.inflight = task;
     return task;
+  }
+
+  /** The answers nobody asked for (warm_up.ts), each stopped as soon as a call runs. */
+  #warmUp(root: RootIndex, fill: SearchRequest, filled: ScanOutcome): Promise<number> {
+    const { running } = this.#calls;
+    const newest = filled.collected.first[0]?.modified ?? this.#clock.now();
+    const ask = (request: SearchRequest, leave: () => void) =>
+      this.task(root, request, leave, warmUpTask(running)).outcome;
+    const ready = () => root.status.state === "ready";
+    return warmUp({ turns: root.turns, ready, running }, ask, fill, newest);
   }
 
   #dropIndex(root: RootIndex): void {

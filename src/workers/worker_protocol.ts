@@ -30,6 +30,11 @@ export interface ScanTask {
    * entry (a background scan giving way to calls), at most `GIVE_WAY_MS` at a time.
    */
   giveWay?: Int32Array;
+  /**
+   * Shared with the server: once its value is above 0, the scan stops at its next entry,
+   * as if cancelled (a scan nobody asked for, ending as soon as a call runs).
+   */
+  stopWhile?: Int32Array;
 }
 
 /** Worker to server: the scan started, a progress report, or how the scan ended. */
@@ -39,7 +44,7 @@ export type ScanReply =
   /** `report`: what a worker adds about itself, for whoever started it (opaque here). */
   | { id: number; type: "done"; outcome: ScanOutcome; report?: unknown }
   | { id: number; type: "error"; error: ToolErrorData }
-  /** The scan stopped because its call was cancelled (`ScanTask.cancel`). */
+  /** The scan stopped: its call was cancelled (`ScanTask.cancel`), or a call ran (`stopWhile`). */
   | { id: number; type: "cancelled" }
   | { id: number; type: "crash"; kind: string };
 
@@ -87,7 +92,7 @@ export async function answerScan(
   run: RunScan = (request, plan, onProgress, checkpoint) =>
     scan(request, tools, plan, onProgress, checkpoint),
 ): Promise<void> {
-  const { id, request, plan, cancel, giveWay: waitWhile } = task;
+  const { id, request, plan, cancel, giveWay: waitWhile, stopWhile } = task;
   scope.postMessage({ id, type: "started" });
   /**
    * Blocks this worker while calls run (`ScanTask.giveWay`), a fill waiting here: for
@@ -107,7 +112,9 @@ export async function answerScan(
     }
     ranFrom = performance.now();
   };
-  const cancelled = () => cancel !== undefined && Atomics.load(cancel, 0) !== 0;
+  const cancelled = () =>
+    (cancel !== undefined && Atomics.load(cancel, 0) !== 0) ||
+    (stopWhile !== undefined && Atomics.load(stopWhile, 0) > 0);
   /** Before each entry: give way, then say whether to stop. */
   const checkpoint = () => {
     giveWay();

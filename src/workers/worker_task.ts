@@ -33,6 +33,8 @@ export interface TaskOptions {
   keepOnCancel?: boolean;
   /** While its value is above 0, the scan waits (`ScanTask.giveWay`). */
   giveWay?: Int32Array;
+  /** Once its value is above 0, the scan stops as if cancelled (`ScanTask.stopWhile`). */
+  stopWhile?: Int32Array;
   /** What the worker says about itself with its answer (`answerScan`'s `report`). */
   onReport?: (report: unknown) => void;
 }
@@ -132,8 +134,15 @@ export function runTask(worker: Worker, request: SearchRequest, options: TaskOpt
     release(true); // the worker was never given the task
   } else {
     signal.addEventListener("abort", onAbort, { once: true });
-    const { plan, giveWay } = options;
-    const task: ScanTask = { id, request, plan, cancel, ...(giveWay ? { giveWay } : {}) };
+    const { plan, giveWay, stopWhile } = options;
+    const task: ScanTask = {
+      id,
+      request,
+      plan,
+      cancel,
+      ...(giveWay ? { giveWay } : {}),
+      ...(stopWhile ? { stopWhile } : {}),
+    };
     worker.postMessage(task);
   }
   return { outcome, abandon };

@@ -56,6 +56,11 @@ export interface TestSeam {
   churnOn?: string;
   /** How many listings of `churnOn` see it change (default 0: it never does). */
   churnReads?: number;
+  /**
+   * The index worker tells each scan it is given, as `{order, limit, from, to}`, on the
+   * `BroadcastChannel` of this name (seam_index_worker.ts).
+   */
+  scansChannel?: string;
 }
 
 /** No checks at all: layer 1 switched off. */

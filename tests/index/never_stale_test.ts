@@ -164,8 +164,13 @@ Deno.test({
       sh("mkfifo d/fifo", tree.root);
       Deno.writeTextFileSync(tree.abs("a.txt"), "changed after the FIFO");
       // The watcher stalls on the FIFO: the call walks once its barrier's deadline passes,
-      // and the watch is planned again, leaving the FIFO's folder out.
-      assert.match(await s.same(RECENT), /did not pass a barrier/);
+      // and the watch is planned again, leaving the FIFO's folder out. (Or the index read
+      // `d` again first, its time moved, and found the FIFO there: the answer nobody asked
+      // for, src/index/warm_up.ts, may come after the FIFO on a loaded machine.)
+      assert.match(
+        await s.same(RECENT),
+        /did not pass a barrier|a FIFO or device file appeared in a watched folder/,
+      );
       await until(async () => (await s.info()).state === "ready", "the index again");
       assert.deepEqual((await s.info()).readFromDisk, fromDisk);
       // Every other folder answers from the index, and so does the whole root (its
