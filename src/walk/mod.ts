@@ -11,6 +11,7 @@
 export { type Collected, type EntryCounts, mergeShares, type ScanOutcome } from "./collector.ts";
 export { compileExclusion } from "./exclusion.ts";
 export { compileFilter, type Match } from "./filter.ts";
+export { UNDECODED } from "./read_listing.ts";
 export {
   PLAIN,
   PROGRESS_INTERVAL_MS,

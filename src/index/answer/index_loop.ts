@@ -210,10 +210,12 @@ async function checkedScan(
 ): Promise<ScanOutcome> {
   const started = tools.clock.now();
   let focus = focusOf(request);
-  // Narrowed to what can change the page (focus.ts); when that left matches uncounted and
-  // reading them again costs at most `countBudget` entries, read again uncut to count (§26);
-  // read uncut at once when the whole read is known to cost no more than that.
-  let cut = focus === null || index.view.wholeReadAtMost(focus, countBudget) > countBudget;
+  // Narrowed to what can change the page (focus.ts): what that leaves out inside the window
+  // is counted from the index where it can be (exact_drops.ts); where it cannot, and reading
+  // it again costs at most `countBudget` entries, read again uncut to count (§26), or read
+  // uncut at once when the whole read is known to cost no more than that.
+  let cut = focus === null || focus.exact !== undefined ||
+    index.view.wholeReadAtMost(focus, countBudget) > countBudget;
   for (let attempt = 1;; attempt++) {
     const timed = withTimeSpent(request, tools.clock.now() - started);
     index.focus(focus);
@@ -232,7 +234,9 @@ async function checkedScan(
       attempt--;
       continue;
     }
-    if (dropped.beyond > 0) {
+    if (dropped.beyond > 0 && dropped.exact === dropped.beyond && outcome.stopped === null) {
+      outcome = withDrops(outcome, dropped);
+    } else if (dropped.beyond > 0) {
       const { scannedFiles, scannedDirectories } = outcome.walk;
       if (scannedFiles + scannedDirectories + dropped.reread <= countBudget) {
         cut = false;
@@ -259,6 +263,17 @@ function narrowing(index: TreeCache, plan: ScanPlan, request: SearchRequest): Sc
   narrowToCursor(cut, request);
   if (plan.keepAll > 0) return plan;
   return { ...plan, onWorst: (worst) => narrowToWorst(cut, request.order, worst) };
+}
+
+/** An outcome with the matches its cut left out counted in, as a walk counts them. */
+function withDrops(outcome: ScanOutcome, dropped: Dropped): ScanOutcome {
+  const { collected, entries } = outcome;
+  const total = collected.total === null ? null : collected.total + dropped.matches;
+  return {
+    ...outcome,
+    collected: { ...collected, total },
+    entries: { ...entries, vcs: entries.vcs + dropped.vcs },
+  };
 }
 
 /** An outcome whose scan left out matches it did not need: their count is not known. */

@@ -17,15 +17,23 @@
  * what comes after the cursor's key ({@linkcode narrowToCursor}), and, once the page holds
  * `limit + 1` matches, to what could still beat the last of them ({@linkcode narrowToWorst}).
  * So a newest-100 question over a window of 10,000 matches examines a few hundred of them.
- * What the cut alone leaves out inside the window was not counted (`Dropped.beyond`): such an
- * answer gives no `totalMatches` (§11, §18: given when known). A scan that keeps every match
+ * What the cut alone leaves out inside the window was not examined (`Dropped.beyond`): such an
+ * answer gives no `totalMatches` (§11, §18: given when known), unless each of those was counted
+ * from memory as it was left out (exact_drops.ts). A scan that keeps every match
  * for later pages is narrowed to its cursor only (index_loop.ts).
  *
  * @module
  */
-import { isWalkOrder, type SearchRequest, type Sort, type SortKey } from "../../query/mod.ts";
+import {
+  depthLimit,
+  isWalkOrder,
+  type SearchRequest,
+  type Sort,
+  type SortKey,
+} from "../../query/mod.ts";
 import type { ScanOutcome } from "../../walk/mod.ts";
 import { boundBelow, type EntryColumns, type FolderTree } from "../store/mod.ts";
+import { hostRules } from "../../security/mod.ts";
 
 /** The window a focused scan matches in: `[from, to)` of one time field, epoch ms. */
 export interface Focus {
@@ -34,6 +42,8 @@ export interface Focus {
   to: number;
   /** Only files can match (no folder is asked for): a folder's own time does not count. */
   filesOnly: boolean;
+  /** Set when what the cut leaves out inside the window can be counted (exact_drops.ts). */
+  exact?: ExactCount;
 }
 
 /** What a focused scan left out that an unfocused walk would have counted. */
@@ -47,6 +57,11 @@ export interface Dropped {
    * matches (before the cursor's key, or past the page), so the matches were not counted.
    */
   beyond: number;
+  /** Of `beyond`, those counted from the index alone (exact_drops.ts): all, or the count is not known. */
+  exact: number;
+  /** The matches they hold, and those inside version-control folders (left out, counted: §27). */
+  matches: number;
+  vcs: number;
   /**
    * What reading those again would cost at most: each file once, each folder with every
    * file and listing below it (what counting them takes, contract §26).
@@ -66,12 +81,39 @@ export function focusOf(request: SearchRequest): Focus | null {
   const { includeDirectories, minSizeBytes, maxSizeBytes } = request.filter;
   // With a size bound, folders never match either (contract §22).
   const filesOnly = !includeDirectories || minSizeBytes !== null || maxSizeBytes !== null;
+  const exact = exactOf(request);
   return {
     created: timeField === "created",
     from: from ?? -Infinity,
     to: to ?? Infinity,
     filesOnly,
+    ...(exact ? { exact } : {}),
   };
+}
+
+/** How the walk of an exactly counted request reads: from where, how deep, what it leaves out. */
+export interface ExactCount {
+  /** The start folder's absolute path (as the walk builds its listings' paths). */
+  startAbs: string;
+  /** Listings read at most this deep (the start's own is 1). */
+  maxDepth: number;
+  /** Whether entries inside version-control folders below the start are left out (§27). */
+  vcsLeftOut: boolean;
+}
+
+/**
+ * How the walk of `request` reads, when every entry inside its window is a match (then a
+ * drop inside the window can be counted); `undefined` otherwise.
+ */
+export function exactOf(request: SearchRequest): ExactCount | undefined {
+  const { filter, root, start } = request;
+  if (filter.glob !== null || filter.minSizeBytes !== null || filter.maxSizeBytes !== null) return;
+  if (!filter.includeFiles || filter.timeField !== "modified" || filter.alsoCreated) return;
+  const sep = hostRules.sep;
+  const startAbs = start.path === ""
+    ? root.realPath
+    : root.realPath + sep + start.path.split("/").join(sep);
+  return { startAbs, maxDepth: depthLimit(request), vcsLeftOut: !filter.includeVcs };
 }
 
 /**
@@ -132,6 +174,11 @@ function keepFrom(cut: Focus, time: number): void {
 /** Keeps times up to `time`; times are whole milliseconds (a fraction would only keep more). */
 function keepUntil(cut: Focus, time: number): void {
   cut.to = Math.min(cut.to, time + 1);
+}
+
+/** Nothing dropped yet. */
+export function noneDropped(): Dropped {
+  return { files: 0, listings: 0, beyond: 0, exact: 0, matches: 0, vcs: 0, reread: 0 };
 }
 
 /**

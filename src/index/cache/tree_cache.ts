@@ -14,9 +14,10 @@
  * @module
  */
 import type { FsPort } from "../../ports/mod.ts";
-import { DIR, entriesOf, infoOf, kindOf, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
+import { infoOf, kindOf, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import { allOutside, type Dropped, type Focus, outside } from "./focus.ts";
+import { type Dropped, type Focus, noneDropped } from "./focus.ts";
+import { handOut } from "./hand_out.ts";
 import { HeldTree } from "./held_tree.ts";
 import { folderChange, type FolderStamp, stampOf } from "./folder_check.ts";
 
@@ -27,7 +28,7 @@ const UNKNOWN_STAMP: FolderStamp = { time: UNKNOWN_TIME, dev: 0, ino: 0 };
 export class TreeCache extends HeldTree implements FsPort {
   #focus: Focus | null = null;
   #cut: Focus | null = null;
-  #dropped: Dropped = { files: 0, listings: 0, beyond: 0, reread: 0 };
+  #dropped: Dropped = noneDropped();
   #unsettled = false;
   /** Folders it could not list: the runtime's watch could not take them either. */
   readonly #unreadable = new Set<string>();
@@ -42,7 +43,7 @@ export class TreeCache extends HeldTree implements FsPort {
   focus(focus: Focus | null): void {
     this.#focus = focus;
     this.#cut = focus && { ...focus };
-    this.#dropped = { files: 0, listings: 0, beyond: 0, reread: 0 };
+    this.#dropped = noneDropped();
   }
 
   /**
@@ -85,7 +86,9 @@ export class TreeCache extends HeldTree implements FsPort {
 
   readDir(path: string): Iterable<Deno.DirEntry> {
     const folder = this.tree.node(path, this.recording);
-    if (this.tree.listed(folder)) return this.#handOut(folder);
+    if (this.tree.listed(folder)) {
+      return handOut(this.tree, folder, path, this.#focus, this.#cut, this.#dropped);
+    }
     const stamp = folder >= 0 ? this.#stampBefore(path) : UNKNOWN_STAMP; // a later change shows
     let entries: Deno.DirEntry[];
     try {
@@ -101,7 +104,10 @@ export class TreeCache extends HeldTree implements FsPort {
   async *readDirStream(path: string): AsyncIterable<Deno.DirEntry> {
     const folder = this.tree.node(path, this.recording);
     if (this.tree.listed(folder)) {
-      yield* Array.from(this.#handOut(folder), (e) => ({ ...e })); // not read at once here
+      yield* Array.from(
+        handOut(this.tree, folder, path, this.#focus, this.#cut, this.#dropped),
+        (e) => ({ ...e }),
+      ); // not read at once here
       return;
     }
     const generation = this.generation;
@@ -254,45 +260,5 @@ export class TreeCache extends HeldTree implements FsPort {
       this.forgetFolder(abs);
     }
     return same;
-  }
-
-  /**
-   * A held folder's entries, without those out of the cut: files whose time is outside
-   * it, and folders whose times, their own and all below them, are (counted as a walk
-   * would; what lies inside the focus's window is also counted as `beyond`).
-   */
-  #handOut(folder: number): Iterable<Deno.DirEntry> {
-    const focus = this.#focus;
-    const cut = this.#cut;
-    if (focus === null || cut === null) return entriesOf(this.tree, folder);
-    const { tree } = this;
-    const cols = tree.columns;
-    const dropped = this.#dropped;
-    const narrowed = cut.from !== focus.from || cut.to !== focus.to; // it only narrows between folders
-    // A folder's own time matters only where a folder may match.
-    const own = (f: typeof cut, e: number) => f.filesOnly || outside(f, cols, e);
-    return entriesOf(tree, folder, (e, end) => {
-      for (; e < end; e++) {
-        const isFolder = (cols.kind[e]! & DIR) !== 0;
-        if (!(isFolder ? own(cut, e) : outside(cut, cols, e))) return e;
-        if (!isFolder) {
-          dropped.files++;
-          if (narrowed && !outside(focus, cols, e)) {
-            dropped.beyond++;
-            dropped.reread++;
-          }
-          continue;
-        }
-        const below = cols.sub[e]!;
-        if (below < 0 || !allOutside(cut, tree, below)) return e;
-        dropped.files += tree.folders.files[below]!;
-        dropped.listings += tree.folders.listings[below]!;
-        if (narrowed && !(own(focus, e) && allOutside(focus, tree, below))) {
-          dropped.beyond++;
-          dropped.reread += 1 + tree.folders.files[below]! + tree.folders.listings[below]!;
-        }
-      }
-      return end;
-    });
   }
 }
