@@ -152,6 +152,7 @@ Deno.test("layering: the rooms are the ones the README describes", () => {
     "index/answer",
     "index/cache",
     "index/fill",
+    "index/focus",
     "index/journal",
     "index/store",
     "index/watch",

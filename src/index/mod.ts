@@ -9,7 +9,8 @@
  * fills give way to (call_gate.ts), turns on a root's index (scan_turns.ts), the options
  * and the words; its rooms hold the rest, each saying what it may import: `watch/` (the
  * watch and its barrier), `fill/` (how the index is filled), `store/` (compact storage),
- * `cache/` (what is held and how it is kept true), `answer/` (the index worker).
+ * `cache/` (what is held and how it is kept true), `focus/` (what a focused scan is handed),
+ * `answer/` (the index worker).
  *
  * May import: workers, walk, query, security, ports, config.ts, errors.ts, worker_modules.ts.
  *

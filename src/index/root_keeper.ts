@@ -88,9 +88,8 @@ export class RootKeeper {
       // read from disk. The watch is planned again: without the FIFO's folder, or with the
       // folder it could not take or the file system mounted in it.
       root.inflight = null;
-      this.#stop(root, rewatchReason(report));
-      later(root, () => this.#watch(root), 0);
-      return;
+      if (report.special) root.watch?.specialSeen();
+      return this.#lost(root, rewatchReason(report), "soon");
     }
     if (report.overflowed === null) {
       root.status.entries = report.entries;
@@ -149,17 +148,7 @@ export class RootKeeper {
         if (building) root.rebuild = true;
         else void this.#build(root, "events were lost");
       },
-      lost: (reason, retry) => {
-        const stalled = root.watch?.stalled ?? false;
-        this.#stop(root, reason); // a stalled watch is held by the stalls now (stalls.ts)
-        if (!retry) return;
-        // Past the stalled watches a server may hold, one more stall: not watched again.
-        if (stalled && this.stalls.exhausted) {
-          return this.#stop(root, stuckReason(this.stalls.held));
-        }
-        const ms = retry === "soon" ? 0 : this.#options.retryMs ?? 60_000;
-        later(root, () => this.#watch(root), ms);
-      },
+      lost: (reason, retry) => this.#lost(root, reason, retry),
     });
   }
 
@@ -275,6 +264,17 @@ export class RootKeeper {
       this.task(root, request, leave, warmUpTask(running)).outcome;
     const ready = () => root.status.state === "ready";
     return warmUp({ turns: root.turns, ready, running }, ask, fill, newest);
+  }
+
+  /** The watch is over: watched again (`retry`), unless the stalls held forbid it. */
+  #lost(root: RootIndex, reason: string, retry: boolean | "soon"): void {
+    const stalled = root.watch?.stalled ?? false;
+    this.#stop(root, reason); // a stalled watch is held by the stalls now (stalls.ts)
+    if (!retry) return;
+    // Past the stalled watches a server may hold, one more stall: not watched again.
+    if (stalled && this.stalls.exhausted) return this.#stop(root, stuckReason(this.stalls.held));
+    const ms = retry === "soon" ? 0 : this.#options.retryMs ?? 60_000;
+    later(root, () => this.#watch(root), ms);
   }
 
   #dropIndex(root: RootIndex): void {

@@ -1,6 +1,6 @@
 /**
  * The matches a time-ordered page's cut leaves out, counted from the index alone
- * (src/index/cache/exact_drops.ts): with no budget to read anything again (so every count
+ * (src/index/focus/exact_drops.ts): with no budget to read anything again (so every count
  * an answer gives comes from memory), on random trees with version-control folders at any
  * depth, random windows, orders, start folders, depth limits and `includeVcs`, every query
  * paged to the end gives the same pages as a walk, its `totalMatches` and the count of

@@ -25,15 +25,11 @@ import {
   ANSWER_SWEEP_FOLDERS,
   BackgroundCheck,
   CHECK_CORE_SHARE,
-  type Dropped,
-  focusOf,
   FolderSweep,
   LaggingFolders,
-  mayDiffer,
-  narrowToCursor,
-  narrowToWorst,
   TreeCache,
 } from "../cache/mod.ts";
+import { type Dropped, focusOf, mayDiffer, narrowToCursor, narrowToWorst } from "../focus/mod.ts";
 import type { CheckedMessage, IndexControl, IndexReport, JournalReply } from "./index_messages.ts";
 import { FedFs } from "../fill/mod.ts";
 import { type JournalBounds, RootJournal } from "../journal/mod.ts";

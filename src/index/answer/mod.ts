@@ -3,7 +3,7 @@
  * each scan through the cache, checks the answer's folders on disk before giving it, and
  * keeps the index within its memory budget; and its messages.
  *
- * May import: index/cache, index/fill, index/journal, index/watch, walk, workers, query,
+ * May import: index/cache, index/fill, index/focus, index/journal, index/watch, walk, workers, query,
  * security, ports.
  *
  * @module

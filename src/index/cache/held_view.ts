@@ -8,7 +8,7 @@
  */
 import { DIR, type FolderTree } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import { type Focus, outside } from "./focus.ts";
+import { type Focus, outside } from "../focus/mod.ts";
 
 /**
  * An entry as the index holds it: kind, size and times, and a folder's inode where its

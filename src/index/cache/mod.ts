@@ -4,11 +4,10 @@
  * check of folders and entries; and the held tree served to scans as a file-system port,
  * handing out only what a focused scan's window may need.
  *
- * May import: index/store, index/watch, walk, query, security, ports.
+ * May import: index/focus, index/store, index/watch, walk, query, security, ports.
  *
  * @module
  */
-export { type Dropped, focusOf, mayDiffer, narrowToCursor, narrowToWorst } from "./focus.ts";
 export { folderChange, type FolderStamp } from "./folder_check.ts";
 export { ANSWER_SWEEP_FOLDERS, FolderSweep } from "./folder_sweep.ts";
 export { BackgroundCheck, CHECK_CORE_SHARE } from "./background_check.ts";

@@ -16,8 +16,7 @@
 import type { FsPort } from "../../ports/mod.ts";
 import { infoOf, kindOf, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import { type Dropped, type Focus, noneDropped } from "./focus.ts";
-import { handOut } from "./hand_out.ts";
+import { type Dropped, type Focus, handOut, noneDropped } from "../focus/mod.ts";
 import { HeldTree } from "./held_tree.ts";
 import { folderChange, type FolderStamp, stampOf } from "./folder_check.ts";
 

@@ -70,6 +70,8 @@ export class RootWatch {
   #nextBarrier = 1;
   /** A barrier did not pass in time: the watch may be stuck (stalls.ts). */
   #stalled = false;
+  /** A FIFO or device file appeared in a folder it watches: its watcher may be blocked opening it. */
+  #special = false;
   /** Closed: only a late barrier is still listened for, to tell a stuck watch. */
   #closed = false;
   /** Told when a barrier passes late, after close. */
@@ -94,13 +96,14 @@ export class RootWatch {
         events.ready(report.unwatched ?? [], why);
       } else if (report.type === "moved") this.#rootMoved();
       else if (report.type === "replan") {
+        if (report.special) this.#special = true;
         const why = report.opened ? OPENED_FOLDER : report.special ? SPECIAL_REPLAN : LINK_REPLAN;
         events.lost(why, "soon");
       } else if (report.type === "changes") {
         const { behind, caughtUp } = report;
         events.changes(report.changes, report.rescan, { behind, caughtUp });
       } else if (report.type === "passed") {
-        this.#stalled = false; // late, but not stuck
+        this.#stalled = this.#special = false; // late, but not stuck
         const same = report.root !== null && report.root === this.#root;
         this.#waiting.get(report.id)?.(same);
         this.#waiting.delete(report.id);
@@ -152,22 +155,39 @@ export class RootWatch {
     return false;
   }
 
-  /** Whether a barrier did not pass in time (and none passed since). */
+  /**
+   * Whether it may be stuck, no barrier having passed since: one did not pass in time, or a
+   * FIFO or device file appeared in a folder it watches ({@linkcode RootWatch.specialSeen}).
+   */
   get stalled(): boolean {
-    return this.#stalled;
+    return this.#stalled || this.#special;
+  }
+
+  /**
+   * The index read a FIFO or device file in a folder this watch watches: the runtime's watcher
+   * opens the path of each event, and may be blocked on it for good (stalls.ts), whether or
+   * not a barrier was asked for since.
+   */
+  specialSeen(): void {
+    this.#special = true;
   }
 
   /**
    * Stops the worker; a barrier waiting for it ends, not passed. A stalled watch is handed
    * to the server's stalls first: stopped once it passes a barrier late, or its grace ends
-   * (then its runtime thread may be blocked for good: stalls.ts).
+   * (then its runtime thread may be blocked for good: stalls.ts). One that only saw a special
+   * file is asked a barrier now, to tell.
    */
   close(): void {
     for (const resolve of this.#waiting.values()) resolve(false);
     this.#waiting.clear();
     this.#closed = true;
     const { stalls, graceMs = STALL_GRACE_MS } = this.#place;
-    if (!this.#stalled || !stalls) return this.#worker.terminate();
+    if (!this.stalled || !stalls) return this.#worker.terminate();
+    if (!this.#stalled) {
+      const command: WatchCommand = { type: "barrier", id: this.#nextBarrier++ };
+      this.#worker.postMessage(command);
+    }
     const late = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), graceMs);
       this.#late = (passed) => {

@@ -9,8 +9,8 @@
  * the walk reads; those inside a version-control folder below the start (contract §27)
  * apart, as the walk counts them. Anything the index alone cannot tell (a name that could
  * not be decoded, a folder the start reaches through a link, more than
- * {@linkcode EXACT_MAX_ENTRIES} entries below) leaves that drop uncounted, and the answer
- * is counted as before (index_loop.ts).
+ * {@linkcode EXACT_MAX_ENTRIES} entries below one folder) leaves that drop uncounted, and
+ * the answer is counted as before (index_loop.ts).
  *
  * @module
  */
@@ -19,7 +19,7 @@ import { UNDECODED, VCS_FOLDERS } from "../../walk/mod.ts";
 import { DIR, type FolderTree } from "../store/mod.ts";
 import type { Dropped, Focus } from "./focus.ts";
 
-/** The most entries below the folders left out whole that one scan counts. */
+/** The most entries counted below one folder left out whole (past it, that drop is not counted). */
 export const EXACT_MAX_ENTRIES = 1_000_000;
 
 /** Counts one handed listing's drops into a scan's {@linkcode Dropped}. */
@@ -33,8 +33,9 @@ export class ListingDrops {
   readonly #vcsLeftOut: boolean;
 
   /**
-   * For the listing of `folder` at `path`, or `null` when its place in the walk is not
-   * known (not at or below the start as the walk reaches it).
+   * For the listing at `path`, or `null` when nothing can be counted there (the request's
+   * focus has no `exact`) or its place in the walk is not known (not at or below the start
+   * as the walk reaches it).
    */
   static of(
     tree: FolderTree,

@@ -1,0 +1,22 @@
+/**
+ * What a focused scan of the index is handed (contract §18, §26): the focus of a windowed
+ * or time-ordered request and the cut that narrows it to what can still change the page
+ * (focus.ts), what a held listing hands out under them (hand_out.ts), and the matches the
+ * cut leaves out, counted from memory where the index alone can tell them (exact_drops.ts).
+ *
+ * May import: index/store, walk, query, security.
+ *
+ * @module
+ */
+export {
+  allOutside,
+  type Dropped,
+  type Focus,
+  focusOf,
+  mayDiffer,
+  narrowToCursor,
+  narrowToWorst,
+  noneDropped,
+  outside,
+} from "./focus.ts";
+export { handOut } from "./hand_out.ts";
