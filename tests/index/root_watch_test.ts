@@ -7,6 +7,9 @@
  * stalled: the watch was closed as if nothing held it, and 12 FIFOs made in turn left 10
  * inotify instances where at most 9 (8 stalled and the watch) may be. A watch that only
  * saw a FIFO but still reads events passes the barrier it is asked at close, and is let go.
+ * The cookie a blocked one writes at close stays in the private folder its successor uses:
+ * each watch's cookie names are its own, so the successor's never meet it (they did, under a
+ * loaded suite: "its barrier cookie could not be written (AlreadyExists)", the watch broken).
  */
 import assert from "node:assert/strict";
 import { makeTree, T0 } from "../helpers/tree.ts";
@@ -60,10 +63,20 @@ Deno.test({
       blocked.close();
       assert.equal(stalls.held, 1, "a watch that may be blocked on the FIFO is held");
       await until(() => stalls.stuck === 1, "its grace over, it counts as stuck");
+
+      // Its cookie is left where its successor writes its own: they pass all the same.
+      await until(() => [...Deno.readDirSync(cookies)].length > 0, "the blocked one's cookie");
+      Deno.removeSync(fifo); // the successor's plan would leave the folder out
+      const next = await watching(tree.root, cookies, stalls);
+      try {
+        for (let i = 0; i < 3; i++) assert.equal(await next.barrier(10_000), true, `barrier ${i}`);
+      } finally {
+        next.close();
+      }
     } finally {
       // A writer lets the blocked open go (if it is still blocked), then the FIFO goes.
       await new Deno.Command("timeout", { args: ["5", "sh", "-c", `exec 3>"${fifo}"`] }).output();
-      Deno.removeSync(fifo);
+      Deno.removeSync(fifo, { recursive: true });
       Deno.removeSync(cookies, { recursive: true });
     }
   },

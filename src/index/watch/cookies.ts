@@ -55,6 +55,7 @@ export interface EventRead {
 /** The cookies of one root's watch, and the count of events read since the last fence. */
 export class Cookies {
   readonly #prefix: string;
+  readonly #tag: string;
   readonly #limit: number;
   readonly #fenceEvery: number;
   /** Events read, cookies included. */
@@ -69,10 +70,13 @@ export class Cookies {
 
   /**
    * `dir`: the real path of the root's private folder, as the runtime reports events in it;
-   * `limit`: the kernel queue's length; `sep`: the path separator.
+   * `limit`: the kernel queue's length; `sep`: the path separator; `tag`: what this watch's
+   * cookie names start with, apart from every other's (a watch let go after a FIFO appeared
+   * writes one at close, which may land in the folder its successor writes in).
    */
-  constructor(dir: string, limit: number, sep: string, fenceEvery = FENCE_EVERY) {
+  constructor(dir: string, limit: number, sep: string, fenceEvery = FENCE_EVERY, tag = "") {
     this.#prefix = dir + sep;
+    this.#tag = tag;
     this.#limit = limit;
     this.#fenceEvery = fenceEvery;
   }
@@ -85,7 +89,7 @@ export class Cookies {
     const n = this.#next++;
     this.#out.set(n, { at: this.#read, barrier });
     this.#lastWrite = this.#read;
-    return this.#prefix + n;
+    return this.#prefix + this.#tag + n;
   }
 
   /** Whether a fence is due (enough events were read since the last cookie was written). */
@@ -109,8 +113,10 @@ export class Cookies {
     let back: string | null = null;
     for (const path of paths) {
       if (!path.startsWith(this.#prefix)) continue;
-      cookie = true;
-      const n = Number(path.slice(this.#prefix.length));
+      cookie = true; // another watch's too: never a change
+      const name = path.slice(this.#prefix.length);
+      if (!name.startsWith(this.#tag)) continue;
+      const n = Number(name.slice(this.#tag.length));
       const out = this.#out.get(n);
       if (out === undefined) continue; // its later events, or its removal
       back = path;

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { Cookies } from "./cookies.ts";
+import { Cookies, FENCE_EVERY } from "./cookies.ts";
 import { ClosedFolders, notPlainFile } from "./made_entries.ts";
 import { WatchLag } from "./watch_lag.ts";
 import {
@@ -138,7 +138,8 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
     scope.postMessage({ type: "failed", reason: watchFailure(err), retry: true });
     return;
   }
-  cookies = new Cookies(command.cookies, command.queueLimit, sep);
+  const tag = `${crypto.randomUUID().slice(0, 8)}-`; // apart from an earlier watch's cookies
+  cookies = new Cookies(command.cookies, command.queueLimit, sep, FENCE_EVERY, tag);
   lag = new WatchLag(command.cookies, sep, (err) => cannotWrite("its probe", err));
   scope.postMessage({ type: "ready", root, unwatched: watched.unwatched, why: watched.why });
   for (const id of early.splice(0)) writeCookie(id);
