@@ -9,15 +9,35 @@ import { DAY, T0, type TreeSpec } from "./tree.ts";
 /** Names chosen so that '-', '.', ' ' and upper case sort around '/' and each other. */
 export const NAME = fc.constantFrom("a", "b", "a-b", "a.b", "B", "é", "a b", "_");
 
-/** A random tree of `paths` file paths of `minDepth`-`maxDepth` segments, one of four mtimes each. */
-function tree(minDepth: number, maxDepth: number, paths: number) {
+/** How a tree's times are drawn: `slots` steps of `unit` ms after T0 (default: four days). */
+export interface TreeTimes {
+  slots: number;
+  unit: number;
+}
+
+const FOUR_DAYS: TreeTimes = { slots: 4, unit: DAY };
+
+/**
+ * A random tree of up to `paths` file paths (at least `minPaths`) of `minDepth`-`maxDepth`
+ * segments named from `names`, each file and folder at one of the `times`.
+ */
+export function tree(
+  minDepth: number,
+  maxDepth: number,
+  paths: number,
+  { names = NAME as fc.Arbitrary<string>, times = FOUR_DAYS, minPaths = 0 }: {
+    names?: fc.Arbitrary<string>;
+    times?: TreeTimes;
+    minPaths?: number;
+  } = {},
+) {
   return fc.uniqueArray(
     fc.record({
-      segments: fc.array(NAME, { minLength: minDepth, maxLength: maxDepth }),
-      day: fc.integer({ min: 0, max: 3 }),
+      segments: fc.array(names, { minLength: minDepth, maxLength: maxDepth }),
+      slot: fc.integer({ min: 0, max: times.slots - 1 }),
     }),
-    { minLength: 0, maxLength: paths, selector: (e) => e.segments.join("/") },
-  ).map(toSpec);
+    { minLength: minPaths, maxLength: paths, selector: (e) => e.segments.join("/") },
+  ).map((entries) => toSpec(entries, times));
 }
 
 /** A random tree: a list of file paths (1-3 segments) with one of four mtimes. */
@@ -29,18 +49,18 @@ export const TREE = tree(1, 3, 25);
  */
 export const SMALL_FOLDERS = tree(3, 5, 40);
 
-function toSpec(entries: { segments: string[]; day: number }[]): TreeSpec {
+function toSpec(entries: { segments: string[]; slot: number }[], times: TreeTimes): TreeSpec {
   const spec: TreeSpec = {};
   const dirs = new Set<string>();
   for (const { segments } of entries) {
     for (let i = 1; i < segments.length; i++) dirs.add(segments.slice(0, i).join("/"));
   }
-  for (const { segments, day } of entries) {
+  for (const { segments, slot } of entries) {
     const p = segments.join("/");
-    if (!dirs.has(p)) spec[p] = { mtime: T0 + day * DAY };
+    if (!dirs.has(p)) spec[p] = { mtime: T0 + slot * times.unit };
   }
   let i = 0;
-  for (const d of dirs) spec[d] = { kind: "dir", mtime: T0 + (i++ % 4) * DAY };
+  for (const d of dirs) spec[d] = { kind: "dir", mtime: T0 + (i++ % times.slots) * times.unit };
   return spec;
 }
 

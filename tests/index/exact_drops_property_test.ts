@@ -10,37 +10,23 @@
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
 import { alike, engine, pagesOrCode } from "../helpers/engine.ts";
-import { DAY, makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
+import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { tree as randomTree } from "../helpers/arbitraries.ts";
 import { NO_INDEX, readyIndex } from "../helpers/live_index.ts";
 import { seamIndexWorkerUrl } from "../helpers/seam.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 
-const NAME = fc.constantFrom("a", "b", "c", "a.b", ".git", ".hg", "é", "d");
-
 const HOUR = DAY / 24;
 
 /**
- * Files of 1-4 segments, files and folders at one of the 96 hours of four days (so that a
- * full page's cut leaves things out: few tie with its last match).
+ * Files of 1-4 segments, version-control folders among the names, files and folders at one
+ * of the 96 hours of four days (so that a full page's cut leaves things out: few tie with
+ * its last match).
  */
-const TREE = fc.uniqueArray(
-  fc.record({
-    segments: fc.array(NAME, { minLength: 1, maxLength: 4 }),
-    hour: fc.integer({ min: 0, max: 95 }),
-  }),
-  { minLength: 20, maxLength: 60, selector: (e) => e.segments.join("/") },
-).map((entries) => {
-  const spec: TreeSpec = {};
-  const dirs = new Map<string, number>();
-  for (const { segments, hour } of entries) {
-    for (let i = 1; i < segments.length; i++) dirs.set(segments.slice(0, i).join("/"), hour);
-  }
-  for (const { segments, hour } of entries) {
-    const p = segments.join("/");
-    if (!dirs.has(p)) spec[p] = { mtime: T0 + hour * HOUR };
-  }
-  for (const [d, hour] of dirs) spec[d] = { kind: "dir", mtime: T0 + ((hour * 7) % 96) * HOUR };
-  return spec;
+const TREE = randomTree(1, 4, 60, {
+  names: fc.constantFrom("a", "b", "c", "a.b", ".git", ".hg", "é", "d"),
+  times: { slots: 96, unit: HOUR },
+  minPaths: 20,
 });
 
 const QUERY = fc.record({
@@ -120,6 +106,14 @@ Deno.test({
             "b/c/.git/g/h": { mtime: T0 + HOUR },
             "b/c/z": { mtime: T0 + HOUR },
           }, [NESTED_VCS, { ...NESTED_VCS, includeVcs: true }]],
+          // The same with `maxDepth` 3: below `b/c`, `g`'s listing is past what the walk reads.
+          [{
+            "a/x1": { mtime: T0 + 3 * DAY },
+            "a/x2": { mtime: T0 + 2 * DAY },
+            "b/y": { mtime: T0 },
+            "b/c/f": { mtime: T0 },
+            "b/c/g/h": { mtime: T0 + HOUR },
+          }, [{ ...NESTED_VCS, maxDepth: 3 }, { ...NESTED_VCS, maxDepth: 2 }]],
         ],
       },
     );

@@ -13,35 +13,39 @@ import { WHOLE } from "../../src/walk/mod.ts";
 import { answerScan, GIVE_WAY_MS, type ScanTask } from "../../src/workers/worker_protocol.ts";
 import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 
-Deno.test("worker protocol: calls that never end slow a background scan, never stop it", async () => {
-  const spec: TreeSpec = {};
-  for (let i = 0; i < 300; i++) spec[`d${i % 10}/f${i}.txt`] = { mtime: T0 };
-  await using tree = await makeTree(spec);
-  const calls = new Int32Array(new SharedArrayBuffer(4));
-  Atomics.store(calls, 0, 1); // a call is running, and never ends
-  const root = { path: tree.root, realPath: tree.root };
+/** 300 files in 10 folders. */
+const SPEC: TreeSpec = {};
+for (let i = 0; i < 300; i++) SPEC[`d${i % 10}/f${i}.txt`] = { mtime: T0 };
+
+/** A fill of `root` answered in this thread with `fs` and `extra`: how it ended. */
+async function fill(
+  root: string,
+  fs: FsPort,
+  extra: Partial<ScanTask>,
+): Promise<string | undefined> {
   const task: ScanTask = {
     id: 1,
-    request: fillRequest(root, 10_000),
+    request: fillRequest({ path: root, realPath: root }, 10_000),
     plan: { share: WHOLE, keepAll: 0 },
-    giveWay: calls,
+    ...extra,
   };
   const said: { type: string }[] = [];
+  const scope = { postMessage: (m: unknown) => said.push(m as { type: string }) };
+  await answerScan(scope, { fs, clock: systemClock, guard: strictGuard }, task);
+  return said.at(-1)?.type;
+}
+
+Deno.test("worker protocol: calls that never end slow a background scan, never stop it", async () => {
+  await using tree = await makeTree(SPEC);
+  const calls = new Int32Array(new SharedArrayBuffer(4));
+  Atomics.store(calls, 0, 1); // a call is running, and never ends
   const started = performance.now();
-  await answerScan(
-    { postMessage: (m: unknown) => said.push(m as { type: string }) },
-    { fs: denoFs, clock: systemClock, guard: strictGuard },
-    task,
-  );
-  assert.equal(said.at(-1)?.type, "done", "the scan ended");
+  assert.equal(await fill(tree.root, denoFs, { giveWay: calls }), "done", "the scan ended");
   assert.ok(performance.now() - started >= GIVE_WAY_MS, "it gave way at least once");
 });
 
 Deno.test("worker protocol: a scan nobody asked for stops at its next entry once a call runs", async () => {
-  const spec: TreeSpec = {};
-  for (let i = 0; i < 300; i++) spec[`d${i % 10}/f${i}.txt`] = { mtime: T0 };
-  await using tree = await makeTree(spec);
-  const root = { path: tree.root, realPath: tree.root };
+  await using tree = await makeTree(SPEC);
   const run = async (callAfter: number) => {
     const calls = new Int32Array(new SharedArrayBuffer(4));
     let stats = 0;
@@ -54,16 +58,7 @@ Deno.test("worker protocol: a scan nobody asked for stops at its next entry once
         },
       },
     });
-    const task: ScanTask = {
-      id: 1,
-      request: fillRequest(root, 10_000),
-      plan: { share: WHOLE, keepAll: 0 },
-      stopWhile: calls,
-    };
-    const said: { type: string }[] = [];
-    const scope = { postMessage: (m: unknown) => said.push(m as { type: string }) };
-    await answerScan(scope, { fs, clock: systemClock, guard: strictGuard }, task);
-    return { ended: said.at(-1)?.type, stats };
+    return { ended: await fill(tree.root, fs, { stopWhile: calls }), stats };
   };
   assert.deepEqual((await run(0)).ended, "done", "no call: it ends");
   const stopped = await run(50);

@@ -85,9 +85,7 @@ export class TreeCache extends HeldTree implements FsPort {
 
   readDir(path: string): Iterable<Deno.DirEntry> {
     const folder = this.tree.node(path, this.recording);
-    if (this.tree.listed(folder)) {
-      return handOut(this.tree, folder, path, this.#focus, this.#cut, this.#dropped);
-    }
+    if (this.tree.listed(folder)) return this.#handOut(folder, path);
     const stamp = folder >= 0 ? this.#stampBefore(path) : UNKNOWN_STAMP; // a later change shows
     let entries: Deno.DirEntry[];
     try {
@@ -103,10 +101,7 @@ export class TreeCache extends HeldTree implements FsPort {
   async *readDirStream(path: string): AsyncIterable<Deno.DirEntry> {
     const folder = this.tree.node(path, this.recording);
     if (this.tree.listed(folder)) {
-      yield* Array.from(
-        handOut(this.tree, folder, path, this.#focus, this.#cut, this.#dropped),
-        (e) => ({ ...e }),
-      ); // not read at once here
+      yield* Array.from(this.#handOut(folder, path), (e) => ({ ...e })); // not read at once here
       return;
     }
     const generation = this.generation;
@@ -259,5 +254,10 @@ export class TreeCache extends HeldTree implements FsPort {
       this.forgetFolder(abs);
     }
     return same;
+  }
+
+  /** A held folder's entries, as focused now (hand_out.ts). */
+  #handOut(folder: number, path: string): Iterable<Deno.DirEntry> {
+    return handOut(this.tree, folder, path, this.#focus, this.#cut, this.#dropped);
   }
 }
