@@ -36,13 +36,13 @@ async function journalOn(spec: TreeSpec) {
 }
 
 /** What the journal says changed since position `from`, entries and folders, a line each. */
-function changesSince(journal: RootJournal, root: Root, from: number) {
+function changesSince(journal: RootJournal, root: Root, from: number, expand = false) {
   const answer = journal.ask({
     since: { position: from },
     until: null,
     startPath: "",
     filter: { ...fillRequest(root, 1_000).filter, includeDirectories: true },
-    expand: false,
+    expand,
     after: null,
     limit: 100,
   });
@@ -139,6 +139,29 @@ Deno.test({
       ["p", "created", null],
       ["p/f0.js", "created", null],
       ["p/f1.js", "created", null],
+    ]);
+  },
+});
+
+Deno.test({
+  name: "root journal: what is written in a folder before the runtime watches it, then " +
+    "removed, is removed since a clock given in between",
+  async fn() {
+    const { tree, root, journal } = await journalOn({ "a.js": { mtime: T0 } });
+    await using _tree = tree;
+    Deno.mkdirSync(tree.abs("p/lib"), { recursive: true });
+    Deno.writeFileSync(tree.abs("p/lib/f0.js"), new Uint8Array(1));
+    journal.apply([{ kind: "create", paths: [tree.abs("p")] }]); // read below: lib, f0
+    // Written before the runtime watches `lib` (`mkdir -p` then writes, on a busy machine).
+    Deno.writeFileSync(tree.abs("p/lib/f1.js"), new Uint8Array(1));
+    const clock = journal.clock(); // a search's answer gives it; no question since
+    Deno.removeSync(tree.abs("p"), { recursive: true });
+    journal.apply([{ kind: "remove", paths: [tree.abs("p")] }]);
+    assert.deepEqual(changesSince(journal, root, clock, true), [
+      ["p", "removed", null],
+      ["p/lib", "removed", null],
+      ["p/lib/f0.js", "removed", null],
+      ["p/lib/f1.js", "removed", null],
     ]);
   },
 });

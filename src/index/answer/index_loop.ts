@@ -146,7 +146,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         onRound: (wholeSince, ended) => scope.postMessage({ type: "checked", wholeSince, ended }),
       });
       const tools: ScanTools = { fs: index, clock, guard: strictGuard };
-      const at = journal.position; // what the scan reads is at least this new
+      const at = journal.clock(); // what the scan reads is at least this new
       void answerScan(
         scope,
         tools,

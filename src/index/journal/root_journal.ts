@@ -12,8 +12,9 @@ import { hostRules } from "../../security/mod.ts";
 import type { TreeCache } from "../cache/mod.ts";
 import { DIR } from "../store/mod.ts";
 import type { Change } from "../watch/mod.ts";
-import { batchTouches, readBelow } from "./batch.ts";
-import { type Image, lstatImage, sameImage } from "./image.ts";
+import { batchTouches } from "./batch.ts";
+import { type Image, lstatImage } from "./image.ts";
+import { settleTouches } from "./settle.ts";
 import { Journal, type Touch } from "./journal.ts";
 import { askJournal, type JournalAnswer, type JournalQuery } from "./journal_query.ts";
 import { Known } from "./known.ts";
@@ -25,7 +26,7 @@ import { Known } from "./known.ts";
  */
 export const REMEMBER_MOST = 20_000;
 
-/** The most folders that appeared kept to be read again before the next question. */
+/** The most folders that appeared kept to be read again before the next question or clock. */
 const APPEARED_MOST = 10_000;
 
 /** The journal's bounds (`CHANGES_MAX_ENTRIES`, `CHANGES_MAX_AGE`). */
@@ -51,7 +52,7 @@ export class RootJournal {
   readonly #journal: Journal;
   /** A batch of events is being applied: what it forgets, the batch itself keeps. */
   #applying = false;
-  /** Folders that appeared since the last question, read again before it is answered. */
+  /** Folders that appeared since the last question or clock, read again before the next. */
   readonly #appeared = new Set<string>();
   /** Folders whose listing events changed since the last question: listed again then. */
   readonly #listed = new Set<string>();
@@ -76,6 +77,16 @@ export class RootJournal {
 
   /** The position now. */
   get position(): number {
+    return this.#journal.position;
+  }
+
+  /**
+   * The position to give as a clock: what changed with no event before now read first, so
+   * that every entry there now is known as of it (a file written in a folder before the
+   * runtime watched it, then removed, is removed since this clock).
+   */
+  clock(): number {
+    this.#settle();
     return this.#journal.position;
   }
 
@@ -230,60 +241,14 @@ export class RootJournal {
   }
 
   /**
-   * The runtime watches a folder that appeared only after it has passed on the event that
-   * made it (once the run of events it read it in ends: watch_lag.ts): what was put in it
-   * meanwhile raised no event. So each folder that appeared is read again before the next
-   * question, and again once the watcher caught up with it ({@linkcode caughtUp}): what it
-   * holds that the journal does not know was made in it, what the journal knows otherwise
-   * changed, and what the journal thought it held and is not there went. Each folder whose
-   * listing events changed is listed again too, for what went from it unsaid.
+   * Reads again what may have changed with no event (settle.ts): each folder that appeared
+   * since the last question or clock, and again once the watcher caught up with it
+   * ({@linkcode caughtUp}); each folder whose listing events changed.
    */
   #settle(): void {
     if (this.#appeared.size === 0 && this.#listed.size === 0) return;
-    const known = this.#known();
-    const lstat = (path: string) => this.#disk.lstat(path);
-    const touches: Touch[] = [];
-    const sep = hostRules.sep;
-    // A folder whose listing changed: what it is thought to hold that is not there went
-    // (with what was below it), by a move whose events did not all come.
-    for (const folder of this.#listed) {
-      if (this.#appeared.has(folder)) continue; // read whole below
-      let names: Set<string>;
-      try {
-        names = new Set([...this.#disk.readDir(folder)].map((e) => e.name));
-      } catch {
-        continue; // gone: its own event says so
-      }
-      for (const name of known.children(folder)) {
-        const path = folder + sep + name;
-        if (names.has(name)) continue;
-        // Itself, if thought there, and what is thought to be below it (even once it is known
-        // gone: what was below a folder whose move came apart may be thought there still).
-        const thought = known.image(path) === null ? [] : [path];
-        for (const gone of [...thought, ...known.below(path, false, true)]) {
-          if (lstatImage(lstat, gone) !== null) continue;
-          touches.push(known.touch(gone, null));
-        }
-      }
-    }
+    const touches = settleTouches(this.#known(), this.#disk, this.#appeared, this.#listed);
     this.#listed.clear();
-    for (const folder of this.#appeared) {
-      const there = new Set(readBelow(this.#disk, folder));
-      // What it holds that the journal does not know, or knows otherwise (a change in a
-      // folder the watcher did not reach yet).
-      for (const path of there) {
-        const before = known.image(path);
-        if (before === "unknown") continue;
-        const after = lstatImage(lstat, path);
-        if (after === null || (before !== null && sameImage(before, after))) continue;
-        touches.push({ path: known.rel(path), before, after, written: false });
-      }
-      // And what it was thought to hold, moved or removed before the watch could say so.
-      for (const path of known.below(folder)) {
-        if (there.has(path) || lstatImage(lstat, path) !== null) continue;
-        touches.push(known.touch(path, null));
-      }
-    }
     this.#appeared.clear();
     if (touches.length > 0) this.#journal.record(touches);
   }
