@@ -12,12 +12,13 @@
 import { FolderSweep, type Sweepable } from "./folder_sweep.ts";
 
 /**
- * The share of one core a whole server's background checks may use on average: 0.2%, so
+ * The share of one core a whole server's background checks may use on average: 0.15%, so
  * that with the rest an idle server does (its watches' checks, the collector, which on a
- * two-million-entry index costs more than the steps' own time says) it stays within 0.5%
- * (docs/benchmarks.md, "Idle"; it was 0.3%, and a home-2m service idled at 0.50-0.67%).
+ * two-million-entry index costs about half as much again as the steps' own time) it stays
+ * within 0.5% (docs/benchmarks.md, "Idle"; at 0.3% a home-2m service idled at 0.50-0.67%,
+ * at 0.2% at 0.33-0.57%).
  */
-export const CHECK_CORE_SHARE = 0.002;
+export const CHECK_CORE_SHARE = 0.0015;
 /** The longest a background step runs, in ms (an answer that comes meanwhile waits). */
 export const CHECK_STEP_MS = 8;
 /** Of each step, the part for the round of folders alone (the rest also checks entries). */
