@@ -5,9 +5,8 @@
  * its new path renamed from its old one; each with its image before (what was known
  * before the events, known.ts) and after (one `lstat` on disk once they are applied).
  * A folder that appears (made, moved, or moved in from outside the root) is read below on
- * disk: what it holds that no event named was created with it; and again before the next
- * question or clock ({@linkcode settleTouches}), since what was put in it before the
- * runtime watched it raised no event (watch_lag.ts).
+ * disk: what it holds that no event named was created with it (and again before the next
+ * question or clock: settle.ts).
  *
  * @module
  */
@@ -16,7 +15,7 @@ import { hostRules } from "../../security/mod.ts";
 import { DIR } from "../store/mod.ts";
 import type { Change } from "../watch/mod.ts";
 import { realFolder } from "../cache/mod.ts";
-import { type Image, lstatImage, sameImage } from "./image.ts";
+import { type Image, lstatImage } from "./image.ts";
 import type { Touch } from "./journal.ts";
 import type { Known } from "./known.ts";
 
@@ -245,56 +244,4 @@ export function readBelow(disk: FsPort, abs: string, most = NEW_FOLDER_MAX_ENTRI
     }
   }
   return out;
-}
-
-/**
- * The touches that bring what the journal knows of `appeared` and `listed` (absolute
- * folders) up to the disk: for each folder that appeared, what it holds that the journal
- * does not know was made in it, what the journal knows otherwise changed, and what it
- * was thought to hold and is not there went; for each folder listed again, what it is
- * thought to hold and is not there went (with what was below it).
- */
-export function settleTouches(
-  known: Known,
-  disk: FsPort,
-  appeared: ReadonlySet<string>,
-  listed: ReadonlySet<string>,
-): Touch[] {
-  const lstat = (path: string) => disk.lstat(path);
-  const touches: Touch[] = [];
-  for (const folder of listed) {
-    if (appeared.has(folder)) continue; // read whole below
-    let names: Set<string>;
-    try {
-      names = new Set([...disk.readDir(folder)].map((e) => e.name));
-    } catch {
-      continue; // gone: its own event says so
-    }
-    for (const name of known.children(folder)) {
-      const path = folder + hostRules.sep + name;
-      if (names.has(name)) continue;
-      // Itself, if thought there, and what is thought to be below it (even once it is known
-      // gone: what was below a folder whose move came apart may be thought there still).
-      const thought = known.image(path) === null ? [] : [path];
-      for (const gone of [...thought, ...known.below(path, false, true)]) {
-        if (lstatImage(lstat, gone) !== null) continue;
-        touches.push(known.touch(gone, null));
-      }
-    }
-  }
-  for (const folder of appeared) {
-    const there = new Set(readBelow(disk, folder));
-    for (const path of there) {
-      const before = known.image(path);
-      if (before === "unknown") continue;
-      const after = lstatImage(lstat, path);
-      if (after === null || (before !== null && sameImage(before, after))) continue;
-      touches.push({ path: known.rel(path), before, after, written: false });
-    }
-    for (const path of known.below(folder)) {
-      if (there.has(path) || lstatImage(lstat, path) !== null) continue;
-      touches.push(known.touch(path, null));
-    }
-  }
-  return touches;
 }

@@ -1,6 +1,8 @@
 /**
  * What the journal keeps of one entry at one position (contract §24): its kind, size and
- * times as one `lstat` gave them, or `null` when it was not there.
+ * times as one `lstat` gave them, or `null` when it was not there; what one batch did to
+ * one entry, as a journal takes it, and the net change of one entry between two
+ * positions, as a journal gives it.
  *
  * @module
  */
@@ -18,6 +20,30 @@ export interface Seen {
 
 /** An entry at one position: as seen, or `null` (absent). */
 export type Image = Seen | null;
+
+/** What one batch did to one entry. */
+export interface Touch {
+  /** Root-relative, `/`-separated. */
+  path: string;
+  /** As the index held it before the batch; "unknown" when it held no stat of it. */
+  before: Image | "unknown";
+  /** Its kind before the batch when `before` is "unknown" but the kind is known. */
+  kind?: number;
+  after: Image;
+  written: boolean;
+  from?: string;
+}
+
+/** The net change of one entry between two positions (contract §24). */
+export interface NetChange {
+  path: string;
+  change: "created" | "modified" | "removed" | "renamed";
+  /** Its image at the later position; for a removed entry, at the earlier one. */
+  image: Image | "unknown";
+  /** Its kind (of that image), where known: an image not known may still know it. */
+  kind: number | null;
+  previousPath?: string;
+}
 
 /** The image of an `lstat` result. */
 export function imageOf(info: Deno.FileInfo): Seen {

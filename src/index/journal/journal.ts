@@ -14,7 +14,7 @@
  */
 import type { Image } from "./image.ts";
 import { Moves } from "./moves.ts";
-import type { NetChange, Touch } from "./steps.ts";
+import type { NetChange, Touch } from "./image.ts";
 import { NetView } from "./net_changes.ts";
 import { PathTable, ROOT_NODE } from "../store/mod.ts";
 import { ABSENT, JournalColumns, type Known, NOT_ENTRY } from "./journal_columns.ts";

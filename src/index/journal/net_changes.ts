@@ -12,7 +12,7 @@ import { DIR } from "../store/mod.ts";
 import { sameImage } from "./image.ts";
 import { type JournalColumns, type Known, NOT_ENTRY } from "./journal_columns.ts";
 import { type PathTable, ROOT_NODE } from "../store/mod.ts";
-import type { NetChange } from "./steps.ts";
+import type { NetChange } from "./image.ts";
 
 const TOUCHED = 1;
 const MOVED_INTO = 2;

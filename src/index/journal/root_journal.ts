@@ -12,11 +12,12 @@ import { hostRules } from "../../security/mod.ts";
 import type { TreeCache } from "../cache/mod.ts";
 import { DIR } from "../store/mod.ts";
 import type { Change } from "../watch/mod.ts";
-import { batchTouches, settleTouches } from "./batch.ts";
+import { batchTouches } from "./batch.ts";
 import { type Image, lstatImage } from "./image.ts";
 import { Journal, type Touch } from "./journal.ts";
 import { askJournal, type JournalAnswer, type JournalQuery } from "./journal_query.ts";
 import { Known } from "./known.ts";
+import { settleTouches } from "./settle.ts";
 
 /**
  * The most entries the journal keeps of a folder the held tree forgets with no event (its
@@ -240,7 +241,7 @@ export class RootJournal {
   }
 
   /**
-   * Reads again what may have changed with no event (batch.ts): each folder that appeared
+   * Reads again what may have changed with no event (settle.ts): each folder that appeared
    * since the last question or clock, and again once the watcher caught up with it
    * ({@linkcode caughtUp}); each folder whose listing events changed.
    */
