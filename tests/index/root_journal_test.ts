@@ -165,3 +165,30 @@ Deno.test({
     ]);
   },
 });
+
+Deno.test({
+  name: "root journal: a folder that appeared inside one that appeared too is read once again",
+  async fn() {
+    const { tree, root, cache } = await journalOn({ "a.js": { mtime: T0 } });
+    await using _tree = tree;
+    const reads: string[] = [];
+    const disk = { ...denoFs, readDir: (path: string) => (reads.push(path), denoFs.readDir(path)) };
+    const journal = new RootJournal(cache, disk, { maxSteps: 1_000, maxAgeMs: 1e9 }, Date.now);
+    journal.begin();
+    Deno.mkdirSync(tree.abs("p/lib"), { recursive: true });
+    journal.apply([{ kind: "create", paths: [tree.abs("p")] }]);
+    journal.apply([{ kind: "create", paths: [tree.abs("p/lib")] }]);
+    Deno.writeFileSync(tree.abs("p/lib/f1.js"), new Uint8Array(1)); // before `lib`'s watch
+    reads.length = 0;
+    const clock = journal.clock();
+    // The root's listing changed too (`p` made in it): listed again for what went from it.
+    assert.deepEqual(reads, [tree.root, tree.abs("p"), tree.abs("p/lib")], "each listed once");
+    Deno.removeSync(tree.abs("p"), { recursive: true });
+    journal.apply([{ kind: "remove", paths: [tree.abs("p")] }]);
+    assert.deepEqual(changesSince(journal, root, clock, true), [
+      ["p", "removed", null],
+      ["p/lib", "removed", null],
+      ["p/lib/f1.js", "removed", null],
+    ]);
+  },
+});

@@ -9,7 +9,7 @@
  */
 import type { FsPort } from "../../ports/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import { readBelow } from "./batch.ts";
+import { NEW_FOLDER_MAX_ENTRIES, readBelow } from "./batch.ts";
 import { lstatImage, sameImage } from "./image.ts";
 import type { Touch } from "./journal.ts";
 import type { Known } from "./known.ts";
@@ -50,15 +50,14 @@ export function settleTouches(
       }
     }
   }
-  const inAppeared = (folder: string) => {
-    for (let at = folder.lastIndexOf(sep); at > 0; at = folder.lastIndexOf(sep, at - 1)) {
-      if (appeared.has(folder.slice(0, at))) return true;
-    }
-    return false;
-  };
-  for (const folder of appeared) {
-    if (inAppeared(folder)) continue; // read whole below the one it is in
-    const there = new Set(readBelow(disk, folder));
+  // Outer folders first: one read whole takes in each folder below it that appeared too.
+  const readWhole = new Set<string>();
+  for (const folder of [...appeared].sort((a, b) => a.length - b.length)) {
+    if (readWhole.has(folder)) continue;
+    const below = readBelow(disk, folder);
+    const whole = below.length < NEW_FOLDER_MAX_ENTRIES; // each folder in it read below
+    if (whole) { for (const path of below) readWhole.add(path); }
+    const there = new Set(below);
     for (const path of there) {
       const before = known.image(path);
       if (before === "unknown") continue;
