@@ -54,7 +54,7 @@ export class RootJournal {
   #applying = false;
   /** Folders that appeared since the last question or clock, read again before the next. */
   readonly #appeared = new Set<string>();
-  /** Folders whose listing events changed since the last question: listed again then. */
+  /** Folders whose listing events changed since the last question or clock: listed again. */
   readonly #listed = new Set<string>();
 
   constructor(cache: TreeCache, disk: FsPort, bounds: JournalBounds, now: () => number) {
