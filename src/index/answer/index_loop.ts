@@ -139,6 +139,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         base,
         { ...bounds, maxBytes: JOURNAL_MAX_BYTES },
         () => clock.now(),
+        () => lagging.folders(),
       );
       // Said when each round ends, so that fs.list_roots knows it without an answer.
       background ??= new BackgroundCheck(index, {

@@ -57,9 +57,20 @@ export class RootJournal {
   /** Folders whose listing events changed since the last question or clock: listed again. */
   readonly #listed = new Set<string>();
 
-  constructor(cache: TreeCache, disk: FsPort, bounds: JournalBounds, now: () => number) {
+  /** The folders the runtime's watcher is still behind (lagging_folders.ts), read at each settle. */
+  readonly #behind: () => Iterable<string>;
+
+  /** `behind`: the folders made or moved in that the runtime's watcher may not reach yet. */
+  constructor(
+    cache: TreeCache,
+    disk: FsPort,
+    bounds: JournalBounds,
+    now: () => number,
+    behind: () => Iterable<string> = () => [],
+  ) {
     this.#cache = cache;
     this.#disk = disk;
+    this.#behind = behind;
     const sep = hostRules.sep;
     this.#journal = new Journal({
       ...bounds,
@@ -242,10 +253,13 @@ export class RootJournal {
 
   /**
    * Reads again what may have changed with no event (settle.ts): each folder that appeared
-   * since the last question or clock, and again once the watcher caught up with it
-   * ({@linkcode caughtUp}); each folder whose listing events changed.
+   * since the last question or clock, each one the watcher is still behind, and each once
+   * more when the watcher caught up with it ({@linkcode caughtUp}); each folder whose
+   * listing events changed.
    */
   #settle(): void {
+    // Still behind: what is written there raises no event, so each clock reads it again.
+    for (const folder of this.#behind()) this.#appear(folder);
     if (this.#appeared.size === 0 && this.#listed.size === 0) return;
     const touches = settleTouches(this.#known(), this.#disk, this.#appeared, this.#listed);
     this.#listed.clear();
