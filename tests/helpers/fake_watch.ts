@@ -1,7 +1,8 @@
 /**
  * The URL of the test watch worker (fake_watch_worker.ts) in a given mode: `fail`, `error`
  * or `rescan` at the `at`-th ping (or `after` ms after it is answered), or `hold`; and
- * {@linkcode watchRead}, to wait until a watch in `hold` mode has read a change.
+ * {@linkcode watchRead}, to wait until a watch in `hold` mode has read a change; and the
+ * URL of the lagging watch worker (lagging_watch_worker.ts), with the way to end its lag.
  *
  * @module
  */
@@ -30,4 +31,24 @@ export function watchRead(): { has(name: string): boolean; close(): void } {
     has: (name) => paths.some((p) => p.endsWith(name)),
     close: () => channel.close(),
   };
+}
+
+/** Where a test ends the lagging watch worker's lag: every event passed on from then on. */
+export const CATCH_UP_CHANNEL = "lagging-watch-catch-up";
+
+/**
+ * The real watch worker with the runtime's watcher behind every folder named `behind`
+ * (lagging_watch_worker.ts), until {@linkcode catchUp}.
+ */
+export function laggingWatch(behind: string): URL {
+  const url = new URL("./lagging_watch_worker.ts", import.meta.url);
+  url.searchParams.set("behind", behind);
+  return url;
+}
+
+/** Ends the lag of every lagging watch worker. */
+export function catchUp(): void {
+  const channel = new BroadcastChannel(CATCH_UP_CHANNEL);
+  channel.postMessage("caught up");
+  channel.close();
 }

@@ -4,14 +4,13 @@
  * added the watch of a folder made during a long run of events on a busy machine
  * (watch_lag.ts): no event names such a folder or anything below it, nor anything inside
  * the lag probe's anchor (so the probe cannot say the watcher caught up), until a message
- * on the `BroadcastChannel` {@linkcode CATCH_UP_CHANNEL} ends the run. Test-only.
+ * on the `BroadcastChannel` `CATCH_UP_CHANNEL` ends the run (fake_watch.ts: `catchUp`). Acts
+ * when loaded: only ever loaded as a worker. Test-only.
  *
  * @module
  */
 import { PROBE_PREFIX } from "../../src/index/watch/watch_lag.ts";
-
-/** Where a test ends the lag: every event is passed on from then on. */
-export const CATCH_UP_CHANNEL = "lagging-watch-catch-up";
+import { CATCH_UP_CHANNEL } from "./fake_watch.ts";
 
 const behind = new URL(import.meta.url).searchParams.get("behind");
 const sep = Deno.build.os === "windows" ? "\\" : "/";
