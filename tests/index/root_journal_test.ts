@@ -11,7 +11,7 @@ import { TreeCache } from "../../src/index/cache/tree_cache.ts";
 import { fillRequest } from "../../src/index/fill/fill_request.ts";
 import { RootJournal } from "../../src/index/journal/root_journal.ts";
 import { systemClock } from "../../src/ports/clock.ts";
-import { denoFs } from "../../src/ports/fs.ts";
+import { denoFs, type FsPort } from "../../src/ports/fs.ts";
 import { strictGuard } from "../../src/security/guard.ts";
 import { scan } from "../../src/walk/scan.ts";
 import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
@@ -20,9 +20,9 @@ type Root = { path: string; realPath: string };
 
 /**
  * A journal begun on `spec`'s tree, filled through its held tree, with its tree and a
- * question's scan through that held tree.
+ * question's scan through that held tree; the journal reads the disk through `disk`.
  */
-async function journalOn(spec: TreeSpec) {
+async function journalOn(spec: TreeSpec, disk: FsPort = denoFs) {
   const tree = await makeTree(spec);
   const root: Root = { path: tree.root, realPath: tree.root };
   const cache = new TreeCache({ base: denoFs, rootReal: tree.root, maxEntries: 1_000 });
@@ -30,7 +30,7 @@ async function journalOn(spec: TreeSpec) {
   const question = () =>
     scan(fillRequest(root, 1_000), { fs: cache, clock: systemClock, guard: strictGuard });
   await question(); // the fill
-  const journal = new RootJournal(cache, denoFs, { maxSteps: 1_000, maxAgeMs: 1e9 }, Date.now);
+  const journal = new RootJournal(cache, disk, { maxSteps: 1_000, maxAgeMs: 1e9 }, Date.now);
   journal.begin();
   return { tree, root, cache, question, journal, from: journal.position };
 }
@@ -169,12 +169,10 @@ Deno.test({
 Deno.test({
   name: "root journal: a folder that appeared inside one that appeared too is read once again",
   async fn() {
-    const { tree, root, cache } = await journalOn({ "a.js": { mtime: T0 } });
-    await using _tree = tree;
     const reads: string[] = [];
     const disk = { ...denoFs, readDir: (path: string) => (reads.push(path), denoFs.readDir(path)) };
-    const journal = new RootJournal(cache, disk, { maxSteps: 1_000, maxAgeMs: 1e9 }, Date.now);
-    journal.begin();
+    const { tree, root, journal } = await journalOn({ "a.js": { mtime: T0 } }, disk);
+    await using _tree = tree;
     Deno.mkdirSync(tree.abs("p/lib"), { recursive: true });
     journal.apply([{ kind: "create", paths: [tree.abs("p")] }]);
     journal.apply([{ kind: "create", paths: [tree.abs("p/lib")] }]);
