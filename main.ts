@@ -18,7 +18,8 @@ import {
   readablePaths,
 } from "./src/config.ts";
 import { type Log, serve } from "./src/mcp/server.ts";
-import { runService, type ServiceSettings } from "./src/shared/mod.ts";
+import { runService, servicesCommand } from "./src/service/mod.ts";
+import { buildOf, type ServiceSettings } from "./src/wire/mod.ts";
 import { V8_FLAGS } from "./src/runtime_flags.ts";
 import { systemClock } from "./src/ports/clock.ts";
 import { WorkerScanner } from "./src/workers/scanner.ts";
@@ -57,7 +58,7 @@ function serviceCommand(rootReal: string, socket: string, tmp: string) {
   const command = Deno.execPath();
   if (!FROM_SOURCE) return { command, args: ["service"] };
   const main = fromFileUrl(import.meta.url);
-  const code = main.slice(0, Math.max(main.lastIndexOf("/"), main.lastIndexOf("\\")));
+  const code = codeFolder();
   return {
     command,
     args: [
@@ -106,11 +107,36 @@ function rootArguments(args: string[]): string[] | null {
   return rest[0] === "--" ? rest.slice(1) : rest;
 }
 
+/** The folder of the server's code (main.ts's). */
+function codeFolder(): string {
+  const main = fromFileUrl(import.meta.url);
+  return main.slice(0, Math.max(main.lastIndexOf("/"), main.lastIndexOf("\\")));
+}
+
+/** Ends a service as its idle end does on SIGTERM, SIGINT and SIGHUP (contract §28a). */
+function stopSignal(): AbortSignal {
+  const control = new AbortController();
+  if (Deno.build.os !== "windows") {
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+      Deno.addSignalListener(signal, () => control.abort(signal));
+    }
+  }
+  return control.signal;
+}
+
 async function main(args: string[]): Promise<number> {
   if (args[0] === "service" && args.length === 2) {
     // A root's index service (contract §28), started by a session with its settings.
-    await runService(JSON.parse(args[1]!) as ServiceSettings, { listening: giveUpNetAndRun });
+    await runService(JSON.parse(args[1]!) as ServiceSettings, {
+      listening: giveUpNetAndRun,
+      stopOn: stopSignal(),
+    });
     return 0;
+  }
+  if (args[0] === "status" || args[0] === "stop") {
+    // This user's index services: listed, or ended (contract §28a).
+    const { out, err } = cliIo();
+    return await servicesCommand(args, { out, err });
   }
   const roots = rootArguments(args);
   if (roots === null) return await runCli(args, cliIo());
@@ -155,6 +181,7 @@ async function main(args: string[]): Promise<number> {
   await serve({
     config,
     version: denoJson.version,
+    build: config.shared.on ? await buildOf(denoJson.version, codeFolder()) : null,
     log,
     input: Deno.stdin.readable,
     output: Deno.stdout.writable,

@@ -22,5 +22,5 @@ export const WORKER_MODULES: Readonly<
     /** A root's fill helper: the other share of a fill, fed to the index worker. */
     fill: new URL("./index/fill/fill_worker.ts", import.meta.url),
     /** The session's link to its roots' index services: their sockets, and their start. */
-    link: new URL("./shared/link_worker.ts", import.meta.url),
+    link: new URL("./link/link_worker.ts", import.meta.url),
   });

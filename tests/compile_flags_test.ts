@@ -31,7 +31,7 @@ Deno.test("compile script: every target gets the start task's flags, every worke
       "src/index/answer/index_worker.ts",
       "src/index/fill/fill_worker.ts",
       "src/index/watch/watch_worker.ts",
-      "src/shared/link_worker.ts",
+      "src/link/link_worker.ts",
       "src/workers/scan_worker.ts",
     ]);
     assert.equal(args.at(-1), "main.ts");

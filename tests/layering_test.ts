@@ -156,14 +156,16 @@ Deno.test("layering: the rooms are the ones the README describes", () => {
     "index/journal",
     "index/store",
     "index/watch",
+    "link",
     "mcp",
     "paging",
     "ports",
     "query",
     "search",
     "security",
-    "shared",
+    "service",
     "walk",
+    "wire",
     "workers",
   ]);
 });

@@ -3,7 +3,7 @@
  * schemas, results and logging (contract §3, §4, §12, §15, §16), and `serve()`, which
  * wires the engine together.
  *
- * May import: shared, changes, search, index, workers, paging, query, walk, security, ports, config.ts,
+ * May import: link, changes, search, index, workers, paging, query, walk, security, ports, config.ts,
  * errors.ts, presentation.ts, result_words.ts.
  *
  * @module

@@ -30,7 +30,7 @@ import {
 } from "../index/mod.ts";
 import type { SearchDeps } from "../search/mod.ts";
 import { type Journals, newRunId, rootClock } from "../changes/mod.ts";
-import { type ServiceCommand, SharedIndex, shareIndexes } from "../shared/mod.ts";
+import { type ServiceCommand, SharedIndex, shareIndexes } from "../link/mod.ts";
 import { LineTransport } from "./line_transport.ts";
 import { indexOff, LIST_ROOTS_TOOL, LIST_ROOTS_TOOL_NAME, listRoots } from "./list_roots.ts";
 import { type Log, McpLog } from "./logging.ts";
@@ -113,6 +113,8 @@ export function createServer(deps: ServerDeps): Server {
 export interface ServeOptions {
   config: Config;
   version: string;
+  /** The program's build (contract §28a), which names its index services; `null`: unknown. */
+  build?: string | null;
   /** Writes one line to stderr. */
   log: Log;
   /** Newline-delimited JSON-RPC in and out (stdin and stdout). */
@@ -155,6 +157,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     ? await shareIndexes({
       config,
       version: options.version,
+      build: options.build ?? null,
+      log: (message: string) => mcpLog.log("info", message),
       privateFolder: cookies.path,
       command: options.serviceCommand,
       ...(options.giveUp ? { giveUp: options.giveUp } : {}),

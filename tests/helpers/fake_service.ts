@@ -1,11 +1,11 @@
 /**
- * A stand-in for an index service of another version, listening on the socket given as its
- * argument: it says hello with version `0.0.0-other` and writes each message's kind it is
+ * A stand-in for an index service of another build, listening on the socket given as its
+ * argument: it says hello with build `0.0.0-other+000000000000` and writes each message's kind it is
  * sent to its stdout, one a line ("listening" first). Test-only.
  *
  * @module
  */
-import { messages, send, type ToService } from "../../src/shared/wire.ts";
+import { messages, type ToService, Writer } from "../../src/wire/wire.ts";
 
 const path = Deno.args[0]!;
 try {
@@ -23,8 +23,16 @@ for await (const conn of listener) {
     for await (const message of messages<ToService>(conn)) {
       out(message.t);
       if (message.t === "hello") {
-        const facts = { pid: Deno.pid, run: "000000000000", startedAt: 0, sessions: 1, idleMs: 0 };
-        await send(conn, { t: "hello", version: "0.0.0-other", facts });
+        const build = "0.0.0-other+000000000000";
+        const facts = {
+          pid: Deno.pid,
+          build,
+          run: "000000000000",
+          startedAt: 0,
+          sessions: 1,
+          idleMs: 0,
+        };
+        await new Writer(conn).send({ t: "hello", version: "0.0.0-other", build, facts });
       }
     }
   })().catch(() => {});

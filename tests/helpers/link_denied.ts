@@ -1,13 +1,13 @@
 /**
- * Run as a program by tests/shared/shared_sandbox_test.ts (with `--allow-net` and
+ * Run as a program by tests/service/shared_sandbox_test.ts (with `--allow-net` and
  * `--allow-run`, as a session has them): makes the link worker as a session does for one
  * root, asks it for another root's service, and prints what the worker says (JSON).
  *
  * @module
  */
 import { spawnLinkWorker } from "../../src/workers/mod.ts";
-import { checkSocketFolder } from "../../src/shared/socket_folder.ts";
-import type { FromLink, ToLink } from "../../src/shared/link_messages.ts";
+import { checkSocketFolder } from "../../src/wire/socket_folder.ts";
+import type { FromLink, ToLink } from "../../src/link/link_messages.ts";
 import { servicePathsOf } from "./sessions.ts";
 
 const mine = await servicePathsOf("/nowhere/mine");
@@ -21,6 +21,7 @@ const said = new Promise<FromLink>((resolve) => {
 const settings = {
   root: "/nowhere/other",
   version: "0",
+  build: "0+0",
   name: "x",
   folder: other.folder,
   idleMs: 0,
@@ -34,6 +35,7 @@ worker.postMessage(
     folder: mine.folder,
     uid: Deno.uid()!,
     version: "0",
+    build: "0+0",
     command: Deno.execPath(),
     roots: [{ socket: other.socket, args: ["eval", "0"], settings }],
   } satisfies ToLink,

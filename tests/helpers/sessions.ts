@@ -6,14 +6,23 @@
  *
  * @module
  */
-import { connect, type Connection, SHARING } from "./server.ts";
+import assert from "node:assert/strict";
+import { connect, type Connection, rootIndex, type RootIndexInfo, SHARING } from "./server.ts";
+import { until } from "./until.ts";
 import { watchedInodes } from "./inotify.ts";
 import { makeTree, type TempTree, type TreeSpec } from "./tree.ts";
 import type { Staged } from "./nobody.ts";
 import { V8_FLAGS } from "../../src/runtime_flags.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { DEFAULT_CHANGES, DEFAULT_INDEX_MAX_ENTRIES, DEFAULT_LIMITS } from "../../src/config.ts";
-import { serviceName, servicePaths } from "../../src/shared/socket_folder.ts";
+import { serviceName, servicePaths } from "../../src/wire/socket_folder.ts";
+import { buildOf } from "../../src/wire/build.ts";
+
+/** The build of this checkout, as its sessions name their services. */
+export const BUILD: string = (await buildOf(
+  denoJson.version,
+  new URL("../..", import.meta.url).pathname.replace(/\/$/, ""),
+))!;
 
 /** Why shared-index tests cannot run here, or `null` (they read `/proc`). */
 export const SHARED_SKIP: string | null = Deno.build.os !== "linux"
@@ -114,7 +123,7 @@ export async function servicePathsOf(
   uid = Deno.uid() ?? 0,
 ): Promise<{ socket: string; lock: string; folder: string }> {
   const folder = `/tmp/file-time-search-${uid}`;
-  const name = await serviceName(denoJson.version, rootReal, {
+  const name = await serviceName(BUILD, rootReal, {
     maxEntries: DEFAULT_INDEX_MAX_ENTRIES,
     maxDepth: DEFAULT_LIMITS.maxDepth,
     changes: DEFAULT_CHANGES,
@@ -135,4 +144,57 @@ export function privateFolderOf(pid: number): string | null {
     } catch { /* not a folder, or gone */ }
   }
   return null;
+}
+
+/** What a service made, found while it runs: its process, private folder, socket and lock. */
+export interface ServiceMade {
+  pid: number;
+  folder: string;
+  socket: string;
+  lock: string;
+}
+
+/**
+ * The service of `root` once a session with `SHARED_INDEX_IDLE=idle` saw it ready and ended:
+ * its process, and the private folder, socket and lock it made.
+ */
+export async function lastSessionEnded(root: string, idle: string): Promise<ServiceMade> {
+  const a = await session(root, { SHARED_INDEX_IDLE: idle });
+  await readyShared(a);
+  const [pid] = servicePids(root);
+  const folder = privateFolderOf(pid!);
+  assert.ok(folder, "the service's private folder, where it writes its cookies");
+  const { socket, lock } = await servicePathsOf(root);
+  assert.ok(Deno.lstatSync(socket).isSocket);
+  assert.ok(Deno.lstatSync(lock).isFile);
+  await a.close();
+  return { pid: pid!, folder, socket, lock };
+}
+
+/** Waits for the service to end, then finds nothing left of what it made. */
+export async function endsLeavingNothing(service: ServiceMade): Promise<void> {
+  await until(() => !alive(service.pid), "the service to end");
+  assert.throws(() => Deno.lstatSync(service.folder), Deno.errors.NotFound);
+  assert.throws(() => Deno.lstatSync(service.socket), Deno.errors.NotFound);
+  assert.throws(() => Deno.lstatSync(service.lock), Deno.errors.NotFound);
+}
+
+/** A root's index as a session of a shared index reports it. */
+export type Shared = RootIndexInfo & {
+  shared?: { sessions?: number; since?: string; reason?: string; build?: string };
+};
+
+/** The session's view of its root's index once its service's index is ready. */
+export async function readyShared(conn: Connection): Promise<Shared> {
+  let index!: Shared;
+  await until(async () => {
+    index = await rootIndex(conn) as Shared;
+    return index.state === "ready" && index.shared?.sessions !== undefined;
+  }, "the shared index");
+  return index;
+}
+
+/** This session's calls on its root, by who answered them (from `fs.list_roots`). */
+export async function answeredBy(conn: Connection): Promise<{ index: number; walk: number }> {
+  return (await rootIndex(conn)).answers!;
 }

@@ -5,9 +5,9 @@
  * silent for that deadline is let go.
  */
 import assert from "node:assert/strict";
-import type { FromLink, ToLink } from "../../src/shared/link_messages.ts";
-import { ServiceLinks } from "../../src/shared/service_links.ts";
-import type { FromService } from "../../src/shared/wire.ts";
+import type { FromLink, ToLink } from "../../src/link/link_messages.ts";
+import { ServiceLinks } from "../../src/link/service_links.ts";
+import type { FromService } from "../../src/wire/wire.ts";
 
 /** A link worker stand-in: the service is up at once; `onAsk` plays the service. */
 function standIn(onAsk: (id: number, say: (message: FromService) => void) => void): Worker {
@@ -19,7 +19,8 @@ function standIn(onAsk: (id: number, say: (message: FromService) => void) => voi
         tell({
           type: "up",
           root: 0,
-          facts: { pid: 1, run: "r", startedAt: 0, sessions: 1, idleMs: 0 },
+          facts: { pid: 1, build: "0+0", run: "r", startedAt: 0, sessions: 1, idleMs: 0 },
+          started: false,
         });
       } else if (message.type === "send" && "id" in message.message) {
         onAsk(message.message.id, (m) => tell({ type: "message", root: 0, message: m }));
@@ -30,7 +31,7 @@ function standIn(onAsk: (id: number, say: (message: FromService) => void) => voi
   return worker as unknown as Worker;
 }
 
-const SETUP = { folder: "/nowhere", uid: 0, version: "0", roots: [], command: "x" };
+const SETUP = { folder: "/nowhere", uid: 0, version: "0", build: "0+0", roots: [], command: "x" };
 
 async function linked(onAsk: Parameters<typeof standIn>[0]): Promise<ServiceLinks> {
   const links = new ServiceLinks({ ...SETUP, roots: [{} as never] }, standIn(onAsk));

@@ -22,7 +22,7 @@ import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
 import type { RunOptions, Scanner } from "../workers/mod.ts";
 import type { ServiceLinks } from "./service_links.ts";
-import { type JournalMark, TURN_WAIT_MS } from "./wire.ts";
+import { type JournalMark, TURN_WAIT_MS } from "../wire/mod.ts";
 
 /** How long a call waits for its service beyond its own deadline (the service's grace). */
 const GRACE_MS = 2000;
@@ -84,7 +84,10 @@ export class SharedIndex implements Scanner {
       this.#marks[i] = reply.journal;
       this.#answers.index(path, options.onAnswered);
       return reply.outcome;
-    } else why = reply.walk ?? "its shared index did not answer";
+    } else {
+      why = reply.walk ?? "its shared index did not answer";
+      if (reply.building !== undefined) why += ` (${reply.building} entries read so far)`;
+    }
     this.#marks[i] = null;
     this.#answers.walk(path, why, options.onAnswered);
     return await this.#walk.run(withTimeSpent(request, Date.now() - madeAt), options);
@@ -134,8 +137,9 @@ export class SharedIndex implements Scanner {
       }
       if (reply.journal !== undefined) this.#marks[i] = reply.journal;
       const { answers: _all, lastWalk: _last, ...index } = reply.status;
-      const { sessions, startedAt } = reply.facts;
-      return { ...index, ...mine, shared: { sessions, since: new Date(startedAt).toISOString() } };
+      const { sessions, startedAt, build } = reply.facts;
+      const since = new Date(startedAt).toISOString();
+      return { ...index, ...mine, shared: { sessions, since, build } };
     }));
   }
 

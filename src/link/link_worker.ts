@@ -5,12 +5,20 @@
  * (to start a service); the server's main isolate gives up `net` and `run` once it is made.
  * It checks the socket folder's owner and mode before each connection, starts a root's
  * service when none answers (detached: a client that kills its server's process group does
- * not end it), says hello, and passes messages both ways.
+ * not end it), says hello (answered within a deadline), and passes messages both ways, each
+ * written whole through the connection's one writer. A line it cannot read ends that
+ * connection (so the service stops counting it) and says why.
  *
  * @module
  */
-import { checkSocketFolder } from "./socket_folder.ts";
-import { type FromService, messages, send, type ToService } from "./wire.ts";
+import {
+  checkSocketFolder,
+  type FromService,
+  LineError,
+  messages,
+  type ToService,
+  Writer,
+} from "../wire/mod.ts";
 import type { FromLink, LinkRoot, ToLink } from "./link_messages.ts";
 
 /** How long after starting a service its socket is looked for (a loaded machine takes seconds), and how often. */
@@ -24,7 +32,7 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 
 let setup: Extract<ToLink, { type: "init" }> | null = null;
-const conns = new Map<number, Deno.Conn>();
+const conns = new Map<number, { conn: Deno.Conn; writer: Writer }>();
 const connecting = new Set<number>();
 
 scope.onmessage = (event) => {
@@ -47,10 +55,12 @@ async function ensure(root: number): Promise<void> {
     const problem = checkSocketFolder(setup.folder, setup.uid);
     if (problem !== null) return down(root, problem, false);
     let conn = await tryConnect(target);
+    let started = false;
     if (conn === DENIED) return down(root, `Deno refused its socket (${DENIED})`, false);
     if (typeof conn === "string") {
-      const started = start(target);
-      if (started !== null) return down(root, started, true);
+      const failed = start(target);
+      if (failed !== null) return down(root, failed, true);
+      started = true;
       for (let waited = 0; typeof conn === "string" && waited < START_WAIT_MS;) {
         await new Promise((resolve) => setTimeout(resolve, START_STEP_MS));
         waited += START_STEP_MS;
@@ -58,7 +68,7 @@ async function ensure(root: number): Promise<void> {
       }
       if (typeof conn === "string") return down(root, `its service did not start (${conn})`, true);
     }
-    await hello(root, target, conn);
+    await hello(root, target, conn, started);
   } finally {
     connecting.delete(root);
   }
@@ -97,43 +107,70 @@ function start(target: LinkRoot): string | null {
   }
 }
 
-async function hello(root: number, target: LinkRoot, conn: Deno.Conn): Promise<void> {
+/** How long a service may take to answer a hello. */
+const HELLO_MS = 10_000;
+
+async function hello(
+  root: number,
+  target: LinkRoot,
+  conn: Deno.Conn,
+  started: boolean,
+): Promise<void> {
   const reader = messages<FromService>(conn);
-  try {
-    await send(conn, { t: "hello", version: setup!.version, name: target.settings.name });
-    const first = await reader.next();
-    const said = first.done ? null : first.value;
-    if (said?.t !== "hello" || said.version !== setup!.version) {
-      conn.close();
-      const why = said?.t === "refused"
-        ? `its service refused: ${said.why}`
-        : said?.t === "hello"
-        ? `its service is another version (${said.version})`
-        : "its service did not say hello";
-      return down(root, why, true);
-    }
-    conns.set(root, conn);
-    scope.postMessage({ type: "up", root, facts: said.facts });
-  } catch {
+  const writer = new Writer(conn);
+  const close = () => {
     try {
       conn.close();
     } catch { /* closed */ }
+  };
+  const late = setTimeout(close, HELLO_MS);
+  try {
+    await writer.send({
+      t: "hello",
+      version: setup!.version,
+      build: setup!.build,
+      name: target.settings.name,
+    });
+    const first = await reader.next();
+    const said = first.done ? null : first.value;
+    if (said?.t !== "hello" || said.build !== setup!.build) {
+      close();
+      const why = said?.t === "refused"
+        ? `its service refused: ${said.why}`
+        : said?.t === "hello"
+        ? `its service is another build (${said.build})`
+        : "its service did not say hello";
+      return down(root, why, true);
+    }
+    conns.set(root, { conn, writer });
+    scope.postMessage({ type: "up", root, facts: said.facts, started });
+  } catch {
+    close();
     return down(root, "its service ended the connection", true);
+  } finally {
+    clearTimeout(late);
   }
+  let why = "its service went away";
   try {
     for await (const message of reader) scope.postMessage({ type: "message", root, message });
-  } catch { /* a line that is not ours */ }
-  if (conns.get(root) === conn) {
+  } catch (err) {
+    // Ended here, so that the service stops counting this session.
+    why = err instanceof LineError
+      ? `its service sent a line that could not be read (${err.message})`
+      : "its connection failed";
+  }
+  close();
+  if (conns.get(root)?.conn === conn) {
     conns.delete(root);
-    down(root, "its service went away", true);
+    down(root, why, true);
   }
 }
 
 async function forward(root: number, message: ToService): Promise<void> {
-  const conn = conns.get(root);
-  if (!conn) return down(root, "its service is not connected", true);
+  const link = conns.get(root);
+  if (!link) return down(root, "its service is not connected", true);
   try {
-    await send(conn, message);
+    await link.writer.send(message);
   } catch {
     drop(root);
     down(root, "its service went away", true);
@@ -141,9 +178,9 @@ async function forward(root: number, message: ToService): Promise<void> {
 }
 
 function drop(root: number): void {
-  const conn = conns.get(root);
+  const link = conns.get(root);
   conns.delete(root);
   try {
-    conn?.close();
+    link?.conn.close();
   } catch { /* closed */ }
 }

@@ -1,7 +1,7 @@
 /**
  * The shared index's sandbox (contract §28, §13): a socket folder of the wrong mode or
  * owner is never used (said, and the session answers on its own); another user cannot
- * connect to a service's socket (the kernel refuses); a service of another version is not
+ * connect to a service's socket (the kernel refuses); a service of another build is not
  * used; and the link worker, made with the sockets of its roots, is refused by Deno a
  * socket of a root it was not given.
  */
@@ -18,8 +18,8 @@ import {
   SHARED_SKIP,
   treeWithServices,
 } from "../helpers/sessions.ts";
-import { checkSocketFolder } from "../../src/shared/socket_folder.ts";
-import type { FromLink } from "../../src/shared/link_messages.ts";
+import { checkSocketFolder } from "../../src/wire/socket_folder.ts";
+import type { FromLink } from "../../src/link/link_messages.ts";
 
 const ignore = SHARED_SKIP !== null;
 const SPEC: TreeSpec = { "a/f.txt": { mtime: T0 }, "b/g.txt": { mtime: T0 + 1 } };
@@ -93,7 +93,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "shared index: a service of another version is not used",
+  name: "shared index: a service of another build is not used",
   ignore,
   ...sanitize,
   async fn() {
@@ -130,7 +130,7 @@ Deno.test({
       const index = await rootIndex(s) as unknown as Shared & { lastWalk?: string };
       assert.match(
         `${index.shared?.reason} ${index.lastWalk}`,
-        /its service is another version \(0\.0\.0-other\)/,
+        /its service is another build \(0\.0\.0-other\+000000000000\)/,
       );
       fake.kill("SIGTERM");
       const said: string[] = [];

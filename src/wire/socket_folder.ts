@@ -2,8 +2,9 @@
  * Where the index services of one user listen (contract §28): one folder per user in the
  * temp folder, `file-time-search-<uid>`, mode 0700, whose owner and mode are checked before
  * each use (Watchman's state folder is checked the same way); a folder that fails the check
- * is never used. In it, one socket per root, server version and index settings, named by a
- * hash (a root's path never appears in a name), and the lock its service holds.
+ * is never used. In it, one socket per root, build (build.ts) and index settings, named by
+ * the build and a hash (a root's path never appears in a name), and the lock its service
+ * holds while it lives.
  *
  * @module
  */
@@ -50,9 +51,9 @@ export function checkSocketFolder(folder: string, uid: number): string | null {
   return null;
 }
 
-/** The name of a root's service: the version, then a hash of its real path and settings. */
+/** The name of a root's service: the build, then a hash of its real path and settings. */
 export async function serviceName(
-  version: string,
+  build: string,
   rootReal: string,
   settings: Record<string, unknown>,
 ): Promise<string> {
@@ -60,7 +61,7 @@ export async function serviceName(
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   const hex = [...new Uint8Array(digest).slice(0, 8)]
     .map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${version.replace(/[^0-9A-Za-z.-]/g, "_")}-${hex}`;
+  return `${build.replace(/[^0-9A-Za-z.+-]/g, "_")}-${hex}`;
 }
 
 /** A service's socket and lock in `folder`. */

@@ -1,8 +1,13 @@
 /**
- * One session's connection to a root's index service (contract §28): its hello (another
- * version, or another service's name, is refused), then its calls, each answered from the
- * service's live index or told to walk (with why), its cancels, its journal questions and
- * its status questions, in any order and at once; cancelled when the session goes.
+ * One connection to an index service (contract §28, §28a): every line read is checked
+ * against its type (service_messages.ts); a line that is not one of ours, one too long, one
+ * begun and not ended in time, or no hello in time ends that connection and nothing else.
+ * After its hello (another build, or another service's name, is refused) come its calls,
+ * each answered from the service's live index or told to walk (with why, and the build's
+ * progress while the index is built), its cancels, its journal and status questions, in
+ * any order and at once; every reply goes through the connection's one writer, so none is
+ * written inside another. `about` and `stop` (from `file-time-search status` and `stop`)
+ * need no hello. Its calls are cancelled when the connection ends.
  *
  * @module
  */
@@ -10,10 +15,25 @@ import { ToolError } from "../errors.ts";
 import type { LiveIndex } from "../index/mod.ts";
 import type { Root } from "../config.ts";
 import type { SearchRequest } from "../query/mod.ts";
-import { type FromService, messages, send, type ServiceFacts, type ToService } from "./wire.ts";
+import {
+  type FromService,
+  LineError,
+  messages,
+  type ServiceAbout,
+  type ServiceFacts,
+  type ToService,
+  Writer,
+} from "../wire/mod.ts";
+import { toService } from "./service_messages.ts";
 
 /** How often a call still waiting for the index is said to its session. */
 const WAITING_EVERY_MS = 1000;
+/** How long a connection may take to say its first message. */
+export const HELLO_MS = 10_000;
+/** How long a line, once begun, may take to end. */
+const LINE_MS = 10_000;
+/** The longest line a service reads (a request is a few KiB). */
+const MAX_LINE = 4 * 1024 * 1024;
 
 /** Thrown by the service's stand-in for a walk: the session walks, not the service. */
 export class WalkInSession extends Error {
@@ -28,53 +48,96 @@ export interface SessionDeps {
   index: LiveIndex;
   root: Root;
   version: string;
+  build: string;
   name: string;
   facts(): ServiceFacts;
+  about(): ServiceAbout;
   /** The session said hello (it counts from now until its connection ends). */
   joined(): void;
   left(): void;
+  /** `file-time-search stop`: end as at the idle end. */
+  stop(): void;
+  log(line: string): void;
 }
 
 /** Serves one connection until it ends. */
 export async function serveSession(conn: Deno.Conn, deps: SessionDeps): Promise<void> {
   const running = new Map<number, AbortController>();
+  const writer = new Writer(conn);
+  const reply = (message: FromService) => writer.send(message).catch(() => {});
   let joined = false;
-  const reply = (message: FromService) => send(conn, message).catch(() => {});
+  let said = false;
+  const end = () => {
+    try {
+      conn.close();
+    } catch { /* closed already */ }
+  };
+  const hello = setTimeout(() => {
+    if (said) return;
+    deps.log("a connection said nothing in time: ended");
+    end();
+  }, HELLO_MS);
   try {
-    for await (const message of messages<ToService>(conn)) {
-      if (message.t === "hello") {
-        if (message.version !== deps.version || message.name !== deps.name) {
-          await reply({ t: "refused", why: `this service is version ${deps.version}` });
+    for await (const raw of messages<unknown>(conn, { maxLine: MAX_LINE, lineMs: LINE_MS })) {
+      said = true;
+      const message = toService(raw);
+      if (message === null) {
+        deps.log("a connection sent a message that is not ours: ended");
+        break;
+      }
+      if (message.t === "about") {
+        await reply({ t: "about", about: deps.about() });
+      } else if (message.t === "stop") {
+        await reply({ t: "stopping" });
+        deps.log("told to stop (file-time-search stop)");
+        deps.stop();
+      } else if (message.t === "hello") {
+        if (joined) continue;
+        if (
+          message.version !== deps.version || message.build !== deps.build ||
+          message.name !== deps.name
+        ) {
+          await reply({ t: "refused", why: `this service is build ${deps.build}` });
           break;
         }
         joined = true;
         deps.joined();
-        await reply({ t: "hello", version: deps.version, facts: deps.facts() });
+        await reply({ t: "hello", version: deps.version, build: deps.build, facts: deps.facts() });
       } else if (!joined) {
+        deps.log("a connection asked before its hello: ended");
         break;
       } else if (message.t === "scan") {
         const control = new AbortController();
         running.set(message.id, control);
-        void scan(message, control.signal, deps, reply).finally(() => running.delete(message.id));
+        void scan(message, control.signal, deps, reply)
+          .catch((err) => failed(deps, err, end))
+          .finally(() => running.delete(message.id));
       } else if (message.t === "cancel") {
         running.get(message.id)?.abort(new DOMException("cancelled", "AbortError"));
       } else if (message.t === "journal") {
-        void journal(message, deps, reply);
+        void journal(message, deps, reply).catch((err) => failed(deps, err, end));
       } else if (message.t === "status") {
         const status = deps.index.status()[0]!;
         const journal = journalMark(deps);
         await reply({ t: "status", id: message.id, status, facts: deps.facts(), journal });
       }
     }
-  } catch {
-    // A line that is not ours: the connection ends.
+  } catch (err) {
+    if (err instanceof LineError) {
+      deps.log(`a connection's line could not be read (${err.message}): ended`);
+    } else failed(deps, err, () => {});
   } finally {
+    clearTimeout(hello);
     for (const control of running.values()) control.abort(new DOMException("gone", "AbortError"));
-    try {
-      conn.close();
-    } catch { /* closed already */ }
+    end();
     if (joined) deps.left();
   }
+}
+
+/** A failure in one connection's handling: said, and that connection ended. */
+function failed(deps: SessionDeps, err: unknown, end: () => void): void {
+  deps.log(`a connection's message failed (${err instanceof Error ? err.name : "error"}): ended`);
+  end();
 }
 
 async function scan(
@@ -92,7 +155,8 @@ async function scan(
   let by = "";
   let last = 0;
   // Said each second until the call is answered, while it waits its turn at the index (a
-  // session that hears nothing for its call's deadline lets the service go).
+  // session that hears nothing for its call's deadline lets the service go). Through the
+  // connection's writer: never inside another message.
   const waiting = setInterval(() => void reply({ t: "waiting", id }), WAITING_EVERY_MS);
   try {
     const outcome = await deps.index.run(request, {
@@ -112,7 +176,9 @@ async function scan(
     if (signal.aborted) return;
     if (err instanceof WalkInSession) {
       const why = /^a walk \((.*)\)$/s.exec(by)?.[1] ?? "its index did not answer";
-      return reply({ t: "scan", id, walk: why, journal: null });
+      const { state, entries } = deps.index.status()[0]!;
+      const building = state === "building" || state === "starting" ? { building: entries } : {};
+      return reply({ t: "scan", id, walk: why, ...building, journal: null });
     }
     if (err instanceof ToolError) {
       const { code, message: text, fix, details } = err;

@@ -10,7 +10,7 @@
  */
 import type { Config } from "../config.ts";
 import { spawnLinkWorker } from "../workers/mod.ts";
-import { checkSocketFolder, serviceName, servicePaths, socketFolderOf } from "./socket_folder.ts";
+import { checkSocketFolder, serviceName, servicePaths, socketFolderOf } from "../wire/mod.ts";
 import type { LinkRoot } from "./link_messages.ts";
 import { ServiceLinks } from "./service_links.ts";
 
@@ -25,11 +25,15 @@ export type ServiceCommand = (
 export interface ShareOptions {
   config: Config;
   version: string;
+  /** The program's build (wire/build.ts); `null` when it could not be told. */
+  build: string | null;
   /** The server's private folder (made by it, so owned by its user). */
   privateFolder: string | null;
   command: ServiceCommand;
   /** Called once the link worker is made: the caller drops `net` and `run`. */
   giveUp?: () => void;
+  /** The session's log. */
+  log?: (message: string) => void;
   /** The link worker's module. Default: the real one. */
   linkWorkerUrl?: URL;
 }
@@ -44,6 +48,8 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
   if (config.index.mode === "off") return "INDEX=off";
   if (Deno.build.os === "windows") return "Deno has no unix sockets on Windows";
   if (options.privateFolder === null) return "the server has no private folder";
+  const build = options.build;
+  if (build === null) return "the server's build could not be told (its code is not readable)";
   const place = socketFolderOf(options.privateFolder);
   if (typeof place === "string") return place;
   const { folder, uid } = place;
@@ -64,7 +70,7 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
   };
   const roots: LinkRoot[] = [];
   for (const root of config.roots) {
-    const name = await serviceName(options.version, root.realPath, settings);
+    const name = await serviceName(build, root.realPath, settings);
     const { socket } = servicePaths(folder, name);
     if (new TextEncoder().encode(socket).length > MAX_SOCKET_PATH) {
       return "the temp folder's path is too long for a socket";
@@ -76,6 +82,7 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
       settings: {
         root: root.realPath,
         version: options.version,
+        build,
         name,
         folder,
         idleMs: config.shared.idleMs,
@@ -86,5 +93,6 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
   const sockets = roots.map((r) => r.socket);
   const worker = spawnLinkWorker(folder, sockets, first, options.linkWorkerUrl);
   options.giveUp?.();
-  return new ServiceLinks({ folder, uid, version: options.version, roots, command: first }, worker);
+  const setup = { folder, uid, version: options.version, build, roots, command: first };
+  return new ServiceLinks(setup, worker, options.log);
 }

@@ -3,8 +3,7 @@
  *
  * @module
  */
-import type { ServiceSettings } from "./service.ts";
-import type { FromService, ServiceFacts, ToService } from "./wire.ts";
+import type { FromService, ServiceFacts, ServiceSettings, ToService } from "../wire/mod.ts";
 
 /** A root's service, as the link worker reaches it. */
 export interface LinkRoot {
@@ -21,6 +20,7 @@ export type ToLink =
     folder: string;
     uid: number;
     version: string;
+    build: string;
     roots: LinkRoot[];
     /** The server's own executable, which starts a service. */
     command: string;
@@ -33,7 +33,8 @@ export type ToLink =
 
 /** From the link worker. */
 export type FromLink =
-  | { type: "up"; root: number; facts: ServiceFacts }
+  /** Connected; `started`: this session started the service. */
+  | { type: "up"; root: number; facts: ServiceFacts; started: boolean }
   /** Not connected, and why; `retry`: a later call may try again. */
   | { type: "down"; root: number; why: string; retry: boolean }
   | { type: "message"; root: number; message: FromService };

@@ -2,19 +2,23 @@
  * The session's side of its roots' index services (contract §28): per root, whether its
  * service is connected, and why not; each question put to it, answered or given up at its
  * deadline (a service that hangs is let go, and the next call finds or starts another).
+ * A link that drops while its service lives (a line it could not read) is made again at
+ * the next call, which waits for it a little rather than walk a second time.
  * The connections themselves are the link worker's (link_worker.ts), the only code of the
  * session that may reach a socket or start a process.
  *
  * @module
  */
 import type { FromLink, LinkRoot, ToLink } from "./link_messages.ts";
-import type { FromService, ServiceFacts, ToService } from "./wire.ts";
+import type { FromService, ServiceFacts, ToService } from "../wire/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 
 /** Failures in a row after which a root stops asking for a service (its own index answers). */
 export const MOST_FAILURES = 3;
 /** The least time between two tries to reach a root's service. */
 const RETRY_MS = 1000;
+/** How long a call waits for a link that dropped to be made again before it walks. */
+const REJOIN_MS = 3000;
 
 /** A root's link to its service. */
 interface Link {
@@ -23,6 +27,10 @@ interface Link {
   facts?: ServiceFacts;
   failures: number;
   triedAt: number;
+  /** It was up and dropped: the next call reconnects at once and waits for it. */
+  rejoin: boolean;
+  /** Calls waiting for the link to be up or down. */
+  waiters: (() => void)[];
 }
 
 type Asked = Exclude<ToService, { t: "hello" } | { t: "cancel" }>;
@@ -46,13 +54,19 @@ export class ServiceLinks {
   readonly #pending = new Map<number, Pending>();
   #next = 1;
 
-  constructor(setup: LinkSetup, worker: Worker) {
+  readonly #log: (message: string) => void;
+
+  /** `log`: the session's log (a service started or joined, a link dropped and why). */
+  constructor(setup: LinkSetup, worker: Worker, log: (message: string) => void = () => {}) {
     this.#worker = worker;
+    this.#log = log;
     this.#links = setup.roots.map(() => ({
       state: "idle",
       why: "its service is not asked yet",
       failures: 0,
       triedAt: -Infinity,
+      rejoin: false,
+      waiters: [],
     }));
     worker.onmessage = (event: MessageEvent<FromLink>) => this.#told(event.data);
     worker.postMessage({ type: "init", ...setup } satisfies ToLink);
@@ -86,7 +100,7 @@ export class ServiceLinks {
   /** Connects root `i`'s service (starting it if none answers), unless tried just now. */
   ensure(i: number, now = Date.now()): void {
     const link = this.#links[i]!;
-    if (link.state !== "idle" || now - link.triedAt < RETRY_MS) return;
+    if (link.state !== "idle" || (!link.rejoin && now - link.triedAt < RETRY_MS)) return;
     link.state = "connecting";
     link.triedAt = now;
     link.why = "its service is being reached";
@@ -99,7 +113,7 @@ export class ServiceLinks {
    * the index is said every second, and waits at most `mostMs` in all). Rejects with the
    * signal's reason when it is aborted (the service is told to stop).
    */
-  ask(
+  async ask(
     i: number,
     question: Question,
     options: {
@@ -109,7 +123,31 @@ export class ServiceLinks {
       onProgress?: (p: ScanProgress) => void;
     },
   ): Promise<FromService | string> {
-    if (!this.up(i)) return Promise.resolve(this.why(i));
+    const link = this.#links[i]!;
+    if (link.state === "connecting" && link.rejoin) await this.#settled(i, REJOIN_MS);
+    if (!this.up(i)) return this.why(i);
+    return await this.#put(i, question, options);
+  }
+
+  /** Waits until root `i`'s link is up or down, at most `ms`. */
+  #settled(i: number, ms: number): Promise<void> {
+    const link = this.#links[i]!;
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      link.waiters.push(() => (clearTimeout(timer), resolve()));
+    });
+  }
+
+  #put(
+    i: number,
+    question: Question,
+    options: {
+      timeoutMs: number;
+      mostMs?: number;
+      signal?: AbortSignal;
+      onProgress?: (p: ScanProgress) => void;
+    },
+  ): Promise<FromService | string> {
     const id = this.#next++;
     const { signal, onProgress } = options;
     return new Promise((resolve, reject) => {
@@ -158,13 +196,25 @@ export class ServiceLinks {
 
   #told(message: FromLink): void {
     const link = this.#links[message.root]!;
+    const name = `root #${message.root + 1}`;
     if (message.type === "up") {
+      const { pid, build, sessions } = message.facts;
+      const how = message.started ? "started" : "joined";
+      this.#log(
+        `index: ${name} ${how} its index service (pid ${pid}, build ${build}, ${sessions} session(s)).`,
+      );
       link.state = "up";
       link.facts = message.facts;
       link.failures = 0;
       link.why = "";
+      link.rejoin = false;
+      for (const waiter of link.waiters.splice(0)) waiter();
     } else if (message.type === "down") {
+      if (link.state === "up" || link.state === "connecting") {
+        this.#log(`index: ${name} has no link to its index service: ${message.why}.`);
+      }
       this.#lost(message.root, message.why, message.retry);
+      for (const waiter of link.waiters.splice(0)) waiter();
     } else {
       const reply = message.message;
       if (!("id" in reply)) return;
@@ -184,6 +234,7 @@ export class ServiceLinks {
       link.failures = wasUp ? 1 : link.failures + 1;
       link.why = why;
       link.state = !retry || link.failures >= MOST_FAILURES ? "given up" : "idle";
+      link.rejoin = wasUp && link.state === "idle";
     }
     for (const [id, pending] of this.#pending) {
       if (pending.root !== i) continue;

@@ -3,7 +3,7 @@
  * across several reads (looked through once), several lines in one read, blank lines.
  */
 import assert from "node:assert/strict";
-import { messages } from "../../src/shared/wire.ts";
+import { messages } from "../../src/wire/wire.ts";
 
 /** A connection whose reads give `chunks` one by one, then its end. */
 function reads(chunks: string[]): Deno.Conn {

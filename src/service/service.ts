@@ -1,11 +1,14 @@
 /**
- * A root's index service (contract §28): one process per root, user, version and index
+ * A root's index service (contract §28, §28a): one process per root, user, build and index
  * settings, started detached by the first session that needs it, which keeps the root's
  * live index and journal and answers every session's calls on that root over a unix socket
  * in the user's socket folder. It holds the lock beside its socket for its whole life (a
- * second one started at the same instant finds it held and ends), takes over a socket file
- * left by one that died, and ends `idleMs` after its last session (0: with it), or while it
- * has no session as soon as its root is gone, removing its socket and its private folder.
+ * second one started at the same instant finds it held and ends; a lock whose file was
+ * removed under it is taken again), takes over a socket file left by one that died and
+ * removes what other dead services left (socket_sweep.ts), and ends `idleMs` after its last
+ * session (0: with it), while it has no session as soon as its root is gone, when told to
+ * stop, or when `stopOn` is aborted (main.ts: SIGTERM, SIGINT, SIGHUP), each end removing
+ * its socket, its lock and its private folder.
  *
  * @module
  */
@@ -19,22 +22,14 @@ import {
 import { newRunId } from "../changes/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 import { serveSession, WalkInSession } from "./service_session.ts";
-import { servicePaths } from "./socket_folder.ts";
-import { type ServiceFacts, TURN_WAIT_MS } from "./wire.ts";
-
-/** What a service is started with (its command line, as JSON). */
-export interface ServiceSettings {
-  /** The root's real path. */
-  root: string;
-  version: string;
-  /** Its name (socket_folder.ts): the socket is `<folder>/<name>.sock`. */
-  name: string;
-  folder: string;
-  idleMs: number;
-  maxEntries: number;
-  maxDepth: number;
-  changes: { maxEntries: number; maxAgeMs: number };
-}
+import {
+  type ServiceAbout,
+  type ServiceFacts,
+  servicePaths,
+  type ServiceSettings,
+  TURN_WAIT_MS,
+} from "../wire/mod.ts";
+import { holdLock, sweepDead } from "./socket_sweep.ts";
 
 /** How often a service with no session looks whether its root is still there. */
 const LOOK_MS = 1000;
@@ -59,18 +54,15 @@ export async function runService(
     log?: (line: string) => void;
     /** Called once it listens: main.ts drops `net` and `run` (a compiled binary has both). */
     listening?: () => void;
+    /** Ends the service as its idle end does (main.ts: on SIGTERM, SIGINT and SIGHUP). */
+    stopOn?: AbortSignal;
   } = {},
 ): Promise<string> {
   const log = options.log ?? (() => {});
   const { socket, lock } = servicePaths(settings.folder, settings.name);
-  const lockFile = await Deno.open(lock, {
-    read: true,
-    write: true,
-    create: true,
-    mode: 0o600,
-  });
+  const held = await holdLock(lock);
+  if (held === null) return "another service holds the lock";
   try {
-    if (!(await lockFile.tryLock(true))) return "another service holds the lock";
     // Holding the lock, a socket file there was left by a service that died.
     try {
       if (Deno.lstatSync(socket).isSocket) Deno.removeSync(socket);
@@ -78,9 +70,10 @@ export async function runService(
     const listener = Deno.listen({ transport: "unix", path: socket });
     Deno.chmodSync(socket, 0o600);
     options.listening?.();
-    return await serveUntilIdle(listener, settings, log);
+    sweepDead(settings.folder, settings.name);
+    return await serveUntilIdle(listener, settings, log, options.stopOn);
   } finally {
-    lockFile.close(); // and its lock with it
+    held.release(); // its file removed, then the lock let go
   }
 }
 
@@ -88,6 +81,7 @@ async function serveUntilIdle(
   listener: Deno.Listener,
   settings: ServiceSettings,
   log: (line: string) => void,
+  stopOn: AbortSignal | undefined,
 ): Promise<string> {
   const root: Root = { path: settings.root, realPath: settings.root };
   const cookies = makePrivateFolder([root.realPath]);
@@ -110,36 +104,59 @@ async function serveUntilIdle(
   let sessions = 0;
   let ended = (_why: string) => {};
   const end = new Promise<string>((resolve) => (ended = resolve));
+  const stopped = () => ended(`stopped (${String(stopOn?.reason ?? "a signal")})`);
+  if (stopOn?.aborted) stopped();
+  stopOn?.addEventListener("abort", stopped, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let idleEndsAt: number | null = null;
   // With no session, a root that is gone (a temp folder removed) ends the service at once:
   // nobody will ask for it again, and each one left costs a process for its idle time.
   let looking: ReturnType<typeof setInterval> | undefined;
   const idle = (ms: number) => {
     clearTimeout(timer);
     clearInterval(looking);
+    idleEndsAt = Date.now() + ms;
     timer = setTimeout(() => ended("no session for the idle time"), ms);
     looking = setInterval(() => rootGone(root.realPath) && ended("its root is gone"), LOOK_MS);
   };
   const busy = () => {
     clearTimeout(timer);
     clearInterval(looking);
+    idleEndsAt = null;
   };
   idle(Math.max(settings.idleMs, FIRST_SESSION_MS));
   const facts = (): ServiceFacts => ({
     pid: Deno.pid,
+    build: settings.build,
     run,
     startedAt,
     sessions,
     idleMs: settings.idleMs,
   });
+  const about = (): ServiceAbout => {
+    const { state, entries } = index.status()[0]!;
+    return {
+      ...facts(),
+      version: settings.version,
+      root: root.realPath,
+      state,
+      entries,
+      memoryBytes: Deno.memoryUsage().rss,
+      idleEndsAt,
+    };
+  };
   const accepting = (async () => {
     for await (const conn of listener) {
       void serveSession(conn, {
         index,
         root,
         version: settings.version,
+        build: settings.build,
         name: settings.name,
         facts,
+        about,
+        log,
+        stop: () => ended("told to stop"),
         joined: () => {
           sessions++;
           busy();
@@ -154,9 +171,11 @@ async function serveUntilIdle(
   })().catch(() => {});
   const why = await end;
   busy();
+  stopOn?.removeEventListener("abort", stopped);
   listener.close(); // removes the socket file
   await accepting;
   index.close();
   if (cookies.path !== null) removePrivateFolder(cookies.path);
+  log(`ended: ${why}`);
   return why;
 }

@@ -14,15 +14,18 @@ import { allChangesOf, clockOf } from "../helpers/changes.ts";
 import { T0, type TreeSpec } from "../helpers/tree.ts";
 import { assertSameChanges, snapshot } from "../helpers/snapshot.ts";
 import { sanitize } from "../helpers/sanitize.ts";
-import { type Connection, rootIndex, type RootIndexInfo } from "../helpers/server.ts";
+import { rootIndex } from "../helpers/server.ts";
 import { until } from "../helpers/until.ts";
 import {
   alive,
-  privateFolderOf,
-  servicePathsOf,
+  answeredBy,
+  endsLeavingNothing,
+  lastSessionEnded,
+  readyShared,
   servicePids,
   session,
   SHARED_SKIP,
+  type Shared,
   treeWithServices,
 } from "../helpers/sessions.ts";
 
@@ -35,49 +38,6 @@ function spec(folders = 4, files = 5): TreeSpec {
     for (let f = 0; f < files; f++) out[`d${d}/f${f}.txt`] = { mtime: T0 + d * 100 + f };
   }
   return out;
-}
-
-/**
- * The service of `root` once a session with `SHARED_INDEX_IDLE=idle` saw it ready and ended:
- * its process, and the private folder and socket it made.
- */
-async function lastSessionEnded(
-  root: string,
-  idle: string,
-): Promise<{ pid: number; folder: string; socket: string }> {
-  const a = await session(root, { SHARED_INDEX_IDLE: idle });
-  await readyShared(a);
-  const [pid] = servicePids(root);
-  const folder = privateFolderOf(pid!);
-  assert.ok(folder, "the service's private folder, where it writes its cookies");
-  const { socket } = await servicePathsOf(root);
-  assert.ok(Deno.lstatSync(socket).isSocket);
-  await a.close();
-  return { pid: pid!, folder, socket };
-}
-
-/** Waits for the service to end, then finds nothing left of what it made. */
-async function endsLeavingNothing(service: { pid: number; folder: string; socket: string }) {
-  await until(() => !alive(service.pid), "the service to end");
-  assert.throws(() => Deno.lstatSync(service.folder), Deno.errors.NotFound);
-  assert.throws(() => Deno.lstatSync(service.socket), Deno.errors.NotFound);
-}
-
-type Shared = RootIndexInfo & { shared?: { sessions?: number; since?: string; reason?: string } };
-
-/** The session's view of its root's index once its service's index is ready. */
-async function readyShared(conn: Connection): Promise<Shared> {
-  let index!: Shared;
-  await until(async () => {
-    index = await rootIndex(conn) as Shared;
-    return index.state === "ready" && index.shared?.sessions !== undefined;
-  }, "the shared index");
-  return index;
-}
-
-/** This session's calls on its root, by who answered them (from `fs.list_roots`). */
-async function answeredBy(conn: Connection): Promise<{ index: number; walk: number }> {
-  return (await rootIndex(conn)).answers!;
 }
 
 Deno.test({

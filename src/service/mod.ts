@@ -1,0 +1,20 @@
+/**
+ * A root's index service (contract §28, §28a): the process (service.ts), one connection
+ * to it (service_session.ts) whose every message is checked first (service_messages.ts),
+ * its lock and what dead services left (socket_sweep.ts), and `file-time-search status`
+ * and `stop` (service_control.ts). A session's side of it is `link/`; what they say to
+ * each other is `wire/`.
+ *
+ * May import: wire, index, workers, query, changes, config.ts, errors.ts.
+ *
+ * @module
+ */
+export { runService } from "./service.ts";
+export {
+  type ControlIo,
+  findServices,
+  type Found,
+  pssOf,
+  servicesCommand,
+  stopService,
+} from "./service_control.ts";
