@@ -24,8 +24,8 @@ import {
   readyShared,
   servicePids,
   session,
-  SHARED_SKIP,
   type Shared,
+  SHARED_SKIP,
   treeWithServices,
 } from "../helpers/sessions.ts";
 
