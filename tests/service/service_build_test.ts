@@ -1,0 +1,153 @@
+/**
+ * One build per service (contract §28a): a session of a copy of the program with one
+ * module changed (the same version) gets a service of its own, and `fs.list_roots` names
+ * each session's build; `file-time-search status` lists this user's services and `stop`
+ * ends those of a root; SIGTERM, SIGINT and SIGHUP end a service as its idle end does,
+ * leaving no socket, lock or private folder.
+ */
+import assert from "node:assert/strict";
+import { T0, type TreeSpec } from "../helpers/tree.ts";
+import { sanitize } from "../helpers/sanitize.ts";
+import { MAIN } from "../helpers/server.ts";
+import { denoDir } from "../helpers/spawn.ts";
+import type { Staged } from "../helpers/nobody.ts";
+import { until } from "../helpers/until.ts";
+import {
+  alive,
+  answeredBy,
+  BUILD,
+  endsLeavingNothing,
+  lastSessionEnded,
+  readyShared,
+  servicePids,
+  session,
+  SHARED_SKIP,
+  treeWithServices,
+} from "../helpers/sessions.ts";
+
+const ignore = SHARED_SKIP !== null;
+const SPEC: TreeSpec = { "a/one.txt": { mtime: T0 }, "b/two.txt": { mtime: T0 + 1 } };
+const PROJECT = MAIN.slice(0, MAIN.lastIndexOf("/"));
+
+/** A copy of the program with one module changed (a comment added), run from the copy. */
+async function changedCopy(): Promise<Staged> {
+  const at = await Deno.makeTempDir({ prefix: "fts-copy-" });
+  const out = await new Deno.Command("cp", {
+    args: [
+      "-r",
+      `${PROJECT}/main.ts`,
+      `${PROJECT}/deno.json`,
+      `${PROJECT}/deno.lock`,
+      `${PROJECT}/src`,
+      at,
+    ],
+  }).output();
+  assert.ok(out.success);
+  await Deno.writeTextFile(`${at}/src/errors.ts`, "\n// changed\n", { append: true });
+  return {
+    command: Deno.execPath(),
+    prefix: [],
+    main: `${at}/main.ts`,
+    cwd: at,
+    denoDir: denoDir(),
+    [Symbol.asyncDispose]: () => Deno.remove(at, { recursive: true }),
+  };
+}
+
+Deno.test({
+  name: "service build: a session of other code, same version, gets a service of its own",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(SPEC);
+    await using copy = await changedCopy();
+    await using a = await session(tree.root);
+    const mine = await readyShared(a);
+    assert.equal(mine.shared?.build, BUILD);
+    await using b = await session(tree.root, {}, copy);
+    const theirs = await readyShared(b);
+    assert.match(theirs.shared?.build ?? "", /^0\.\d+\.\d+.*\+[0-9a-f]{12}$/);
+    assert.notEqual(theirs.shared?.build, BUILD, "the copy's build is its own");
+    assert.equal(servicePids(tree.root).length, 2, "a service for each build");
+    assert.equal(mine.shared?.sessions, 1);
+    assert.equal(theirs.shared?.sessions, 1);
+    assert.equal((await b.search({ timeField: "modified" })).isError, false);
+    assert.deepEqual(await answeredBy(b), { index: 1, walk: 0 });
+  },
+});
+
+/** Runs `file-time-search ARGS` (the command line, as `deno task cli` runs it). */
+async function cli(...args: string[]): Promise<{ code: number; out: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "-A", MAIN, ...args],
+    env: { DENO_DIR: denoDir() },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  return { code: out.code, out: text };
+}
+
+Deno.test({
+  name: "service build: status lists this user's services, stop ends a root's, leaving nothing",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(SPEC);
+    await using other = await treeWithServices(SPEC);
+    const service = await lastSessionEnded(tree.root, "15m");
+    const kept = await lastSessionEnded(other.root, "15m");
+    const status = await cli("status");
+    assert.equal(status.code, 0, status.out);
+    for (const root of [tree.root, other.root]) {
+      const at = status.out.indexOf(`${root}\n`);
+      assert.ok(at >= 0, status.out);
+      const line = status.out.slice(at).split("\n")[1]!;
+      assert.match(line, new RegExp(`build ${BUILD.replace("+", "\\+")}, pid \\d+, 0 session`));
+      assert.match(line, /index ready \(\d+ entries\), ends in \d+m \d+s unless a session comes/);
+    }
+    const stopped = await cli("stop", tree.root);
+    assert.equal(stopped.code, 0, stopped.out);
+    assert.match(stopped.out, new RegExp(`stopped: ${tree.root} \\(pid ${service.pid}\\)`));
+    await endsLeavingNothing(service);
+    assert.ok(alive(kept.pid), "the other root's service goes on");
+    assert.equal((await cli("stop")).code, 2, "stop names a root or --all");
+    const all = await cli("stop", "--all");
+    assert.match(all.out, new RegExp(`stopped: ${other.root}`));
+    await endsLeavingNothing(kept);
+  },
+});
+
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+  Deno.test({
+    name: `service build: ${signal} ends a service as its idle end does, leaving nothing`,
+    ignore,
+    ...sanitize,
+    async fn() {
+      await using tree = await treeWithServices(SPEC);
+      const service = await lastSessionEnded(tree.root, "15m");
+      await until(() => alive(service.pid), "the service");
+      Deno.kill(service.pid, signal);
+      await endsLeavingNothing(service);
+    },
+  });
+}
+
+Deno.test({
+  name: "service build: the socket and lock of a service that was killed are removed by the next",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(SPEC);
+    await using other = await treeWithServices(SPEC);
+    const killed = await lastSessionEnded(tree.root, "15m");
+    Deno.kill(killed.pid, "SIGKILL");
+    await until(() => !alive(killed.pid), "the killed service to end");
+    assert.ok(Deno.lstatSync(killed.socket).isSocket, "a killed service leaves its socket");
+    assert.ok(Deno.lstatSync(killed.lock).isFile, "and its lock");
+    await using b = await session(other.root);
+    await readyShared(b);
+    assert.throws(() => Deno.lstatSync(killed.socket), Deno.errors.NotFound);
+    assert.throws(() => Deno.lstatSync(killed.lock), Deno.errors.NotFound);
+  },
+});
