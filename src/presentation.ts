@@ -24,6 +24,7 @@ import { TOOL_WORDS, type Words } from "./query/words.ts";
 export const NOTE_CODES = [
   "ScanHung",
   "EarlierScanHung",
+  "IndexBuilding",
   "CutForSize",
   "Truncated",
   "MorePages",
@@ -174,6 +175,7 @@ export function searchSaid(result: SearchResult, words: Words): Said {
       "An earlier scan of this root hung inside the file system; if this answer is slow or partial, that is why.",
     );
   }
+  if (result.walkedWhile !== undefined) note("IndexBuilding", buildingNote(result.walkedWhile));
   if (result.cutForSize) {
     note(
       "CutForSize",
@@ -270,4 +272,19 @@ function countWords(result: SearchResult, kind: "entry" | "file", order: string)
 function plural(n: number, noun: "entry" | "file"): string {
   if (n === 1) return noun;
   return noun === "entry" ? "entries" : "files";
+}
+
+/** The most characters the `IndexBuilding` note adds to a result (kept free for it). */
+export const BUILDING_NOTE_ROOM = 400;
+
+/**
+ * The `IndexBuilding` note (contract §28a): the call was walked because its root's index
+ * is still being built (with how far it got) or its service is still being reached.
+ */
+function buildingNote(why: string): string {
+  const so = /\((\d+) entries read so far\)/.exec(why)?.[1];
+  const state = /being reached|did not start|service/.test(why) && so === undefined
+    ? "its index service is still being reached"
+    : `its index is still being built${so === undefined ? "" : ` (${so} entries read so far)`}`;
+  return `Answered by a walk of the folder, since ${state}; calls after it is ready are answered from memory.`;
 }

@@ -44,9 +44,10 @@ export class Answers {
 export function whyWalking(status: RootState): string {
   if (status.state === "starting") return "its watch is starting";
   if (status.state === "building") {
+    const so = ` (${status.entries} entries read so far)`;
     return status.reason
-      ? `its index is being built: ${status.reason}`
-      : "its index is being built";
+      ? `its index is being built: ${status.reason}${so}`
+      : `its index is being built${so}`;
   }
   return status.reason ?? "its index is off";
 }

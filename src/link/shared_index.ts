@@ -84,10 +84,7 @@ export class SharedIndex implements Scanner {
       this.#marks[i] = reply.journal;
       this.#answers.index(path, options.onAnswered);
       return reply.outcome;
-    } else {
-      why = reply.walk ?? "its shared index did not answer";
-      if (reply.building !== undefined) why += ` (${reply.building} entries read so far)`;
-    }
+    } else why = reply.walk ?? "its shared index did not answer";
     this.#marks[i] = null;
     this.#answers.walk(path, why, options.onAnswered);
     return await this.#walk.run(withTimeSpent(request, Date.now() - madeAt), options);

@@ -9,7 +9,7 @@
 // @ts-types="@modelcontextprotocol/sdk/types.d.ts"
 import type { CallToolResult, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "../errors.ts";
-import { summaryLine } from "../presentation.ts";
+import { BUILDING_NOTE_ROOM, summaryLine } from "../presentation.ts";
 import { wordsRoom } from "../result_words.ts";
 import type { Answers } from "../index/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
@@ -59,6 +59,10 @@ function progressReporter(token: string | number | undefined, extra: HandlerExtr
   };
 }
 
+/** Why a call walked that says its root's index is not ready yet (contract §28a). */
+const STILL_BUILDING =
+  /its index is being built|its watch is starting|its service is being reached|its service did not start/;
+
 /** Answers a `fs.search_by_time` call. */
 export async function searchCall(
   params: ToolCallParams,
@@ -82,7 +86,9 @@ export async function searchCall(
       {
         ...deps,
         maxResultChars: deps.config.maxResultChars,
-        wordsRoom: (request) => wordsRoom(request, deps.clock.now()) + clocksRoom(deps),
+        wordsRoom: (request) =>
+          wordsRoom(request, deps.clock.now()) + clocksRoom(deps) +
+          (deps.indexStatus ? BUILDING_NOTE_ROOM : 0),
       },
       extra.signal,
       progress.report,
@@ -90,6 +96,10 @@ export async function searchCall(
     );
     await progress.flush();
     const roots = result.roots ?? [result.request.root.path];
+    const walked = /^a walk \((.*)\)$/s.exec(answeredBy)?.[1];
+    if (!result.roots && walked !== undefined && STILL_BUILDING.test(walked)) {
+      result.walkedWhile = walked;
+    }
     for (const root of roots) offAnswers?.walk(root, "INDEX=off");
     if (result.roots) {
       result.output.clocks = roots.map((root) => ({ root, clock: rootClock(deps, root, started) }));

@@ -74,6 +74,11 @@ export interface SearchResult {
   roots?: string[];
   /** Matches left out inside version-control folders (contract §27), of the part scanned. */
   vcs: number;
+  /**
+   * Why this call was walked, when its root's index is still being built or its service
+   * still being reached (contract §28a): said in the `IndexBuilding` note.
+   */
+  walkedWhile?: string;
 }
 
 /** What a search needs. */

@@ -175,10 +175,9 @@ async function scan(
   } catch (err) {
     if (signal.aborted) return;
     if (err instanceof WalkInSession) {
+      // Why it walks, with the build's progress while it is built ("N entries read so far").
       const why = /^a walk \((.*)\)$/s.exec(by)?.[1] ?? "its index did not answer";
-      const { state, entries } = deps.index.status()[0]!;
-      const building = state === "building" || state === "starting" ? { building: entries } : {};
-      return reply({ t: "scan", id, walk: why, ...building, journal: null });
+      return reply({ t: "scan", id, walk: why, journal: null });
     }
     if (err instanceof ToolError) {
       const { code, message: text, fix, details } = err;

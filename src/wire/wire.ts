@@ -99,10 +99,8 @@ export type FromService =
     t: "scan";
     id: number;
     outcome?: ScanOutcome;
-    /** Why the index did not answer: the session walks. */
+    /** Why the index did not answer (while it is built, with its progress): the session walks. */
     walk?: string;
-    /** The index is being built: entries so far (the session's walk says so). */
-    building?: number;
     error?: WireError;
     journal: JournalMark | null;
   }

@@ -151,3 +151,31 @@ Deno.test({
     assert.throws(() => Deno.lstatSync(killed.lock), Deno.errors.NotFound);
   },
 });
+
+Deno.test({
+  name: "service build: the first call, walked while the index is built or reached, says so",
+  ignore,
+  ...sanitize,
+  async fn() {
+    const spec: TreeSpec = {};
+    for (let i = 0; i < 3000; i++) spec[`d${i % 30}/f${i}.txt`] = { mtime: T0 + i };
+    await using tree = await treeWithServices(spec);
+    await using a = await session(tree.root);
+    // Its first call, at once: the service it started is not up, or its index not built.
+    const first = await a.search({ timeField: "modified", limit: 10 });
+    assert.equal(first.isError, false);
+    assert.deepEqual(await answeredBy(a), { index: 0, walk: 1 }, "the first call walked");
+    const notes = (first.structuredContent as { notes?: { code: string; message: string }[] })
+      .notes ?? [];
+    const note = notes.find((n) => n.code === "IndexBuilding");
+    assert.ok(note, JSON.stringify(notes));
+    assert.match(
+      note.message,
+      /^Answered by a walk of the folder, since its index (service is still being reached|is still being built( \(\d+ entries read so far\))?); calls after it is ready are answered from memory\.$/,
+    );
+    await readyShared(a);
+    const later = await a.search({ timeField: "modified", limit: 10 });
+    const laterNotes = (later.structuredContent as { notes?: { code: string }[] }).notes ?? [];
+    assert.ok(!laterNotes.some((n) => n.code === "IndexBuilding"), "not once it is ready");
+  },
+});
