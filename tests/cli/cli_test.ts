@@ -90,6 +90,12 @@ Deno.test({
     // run has no journal to name.
     assert.match(fromTool.clock as string, /^fts2\./);
     delete fromTool.clock;
+    // The server's first call walked while its index started, and says so (contract §28a);
+    // the command line has no index.
+    const notes = (fromTool.notes ?? []) as { code: string }[];
+    const rest = notes.filter((n) => n.code !== "IndexBuilding");
+    if (rest.length > 0) fromTool.notes = rest;
+    else delete fromTool.notes;
     assert.deepEqual(fromCli, fromTool);
     assert.equal(typeof fromCli.nextCursor, "object");
   },
