@@ -49,25 +49,28 @@ function programName(): string {
 }
 
 /**
- * How a root's index service is started (contract §28): this same program with `service`.
- * From source, with only what it needs: read its root, the server's code and the temp
- * folder (its private folder and its socket), write the temp folder, and its one socket.
+ * How an index service is started for some roots (contract §28, §28a): this same program
+ * with `service`. From source, with only what it needs: read its roots, the server's code
+ * and the temp folder (its private folder and its sockets), write the temp folder, and
+ * reach its roots' sockets.
  * A compiled binary has its flags built in; it gives up `net` and `run` once it listens.
  */
-function serviceCommand(rootReal: string, socket: string, tmp: string) {
+function serviceCommand(roots: readonly { realPath: string; socket: string }[], tmp: string) {
   const command = Deno.execPath();
   if (!FROM_SOURCE) return { command, args: ["service"] };
   const main = fromFileUrl(import.meta.url);
   const code = codeFolder();
+  const read = roots.map((r) => r.realPath).join(",");
+  const sockets = roots.map((r) => `unix:${r.socket}`).join(",");
   return {
     command,
     args: [
       "run",
       "--quiet",
       "--no-prompt",
-      `--allow-read=${rootReal},${code},${tmp}${QUEUE_LIMIT}`,
+      `--allow-read=${read},${code},${tmp}${QUEUE_LIMIT}`,
       `--allow-write=${tmp}`,
-      `--allow-net=unix:${socket}`,
+      `--allow-net=${sockets}`,
       V8_FLAGS,
       main,
       "service",

@@ -3,14 +3,13 @@
  *
  * @module
  */
-import type { FromService, ServiceFacts, ServiceSettings, ToService } from "../wire/mod.ts";
+import type { FromService, ServiceFacts, ToService } from "../wire/mod.ts";
 
 /** A root's service, as the link worker reaches it. */
 export interface LinkRoot {
   socket: string;
-  /** The arguments that start its service, before its settings. */
-  args: string[];
-  settings: ServiceSettings;
+  /** Its service's name (the socket's, socket_folder.ts). */
+  name: string;
 }
 
 /** To the link worker. */
@@ -29,7 +28,9 @@ export type ToLink =
   | { type: "ensure"; root: number }
   | { type: "send"; root: number; message: ToService }
   /** Let go of the connection (a service that hung). */
-  | { type: "drop"; root: number };
+  | { type: "drop"; root: number }
+  /** Start one service for these roots (after `start?`), with these arguments. */
+  | { type: "start"; roots: number[]; args: string[] };
 
 /** From the link worker. */
 export type FromLink =
@@ -37,4 +38,6 @@ export type FromLink =
   | { type: "up"; root: number; facts: ServiceFacts; started: boolean }
   /** Not connected, and why; `retry`: a later call may try again. */
   | { type: "down"; root: number; why: string; retry: boolean }
-  | { type: "message"; root: number; message: FromService };
+  | { type: "message"; root: number; message: FromService }
+  /** No service answers for these roots: the main isolate says how to start one for them. */
+  | { type: "start?"; roots: number[] };

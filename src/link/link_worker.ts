@@ -34,44 +34,82 @@ const scope = self as unknown as WorkerScope;
 let setup: Extract<ToLink, { type: "init" }> | null = null;
 const conns = new Map<number, { conn: Deno.Conn; writer: Writer }>();
 const connecting = new Set<number>();
+/** Roots asked for in this turn: reached together, and one service started for those none answers. */
+let asked: number[] = [];
 
 scope.onmessage = (event) => {
   const message = event.data;
   if (message.type === "init") setup = message;
-  else if (message.type === "ensure") void ensure(message.root);
+  else if (message.type === "ensure") ask(message.root);
   else if (message.type === "send") void forward(message.root, message.message);
   else if (message.type === "drop") drop(message.root);
+  else if (message.type === "start") void start(message.roots, message.args);
 };
 
 function down(root: number, why: string, retry: boolean): void {
   scope.postMessage({ type: "down", root, why, retry });
 }
 
-async function ensure(root: number): Promise<void> {
+function ask(root: number): void {
   if (setup === null || conns.has(root) || connecting.has(root)) return;
-  const target = setup.roots[root]!;
   connecting.add(root);
-  try {
-    const problem = checkSocketFolder(setup.folder, setup.uid);
-    if (problem !== null) return down(root, problem, false);
-    let conn = await tryConnect(target);
-    let started = false;
-    if (conn === DENIED) return down(root, `Deno refused its socket (${DENIED})`, false);
-    if (typeof conn === "string") {
-      const failed = start(target);
-      if (failed !== null) return down(root, failed, true);
-      started = true;
-      for (let waited = 0; typeof conn === "string" && waited < START_WAIT_MS;) {
-        await new Promise((resolve) => setTimeout(resolve, START_STEP_MS));
-        waited += START_STEP_MS;
-        conn = await tryConnect(target);
-      }
-      if (typeof conn === "string") return down(root, `its service did not start (${conn})`, true);
-    }
-    await hello(root, target, conn, started);
-  } finally {
-    connecting.delete(root);
+  if (asked.length === 0) setTimeout(() => void reach(asked.splice(0)), 0);
+  asked.push(root);
+}
+
+/** Connects each root's service; those none answers are said back, to start one for them. */
+async function reach(roots: number[]): Promise<void> {
+  const problem = checkSocketFolder(setup!.folder, setup!.uid);
+  if (problem !== null) {
+    for (const root of roots) connecting.delete(root), down(root, problem, false);
+    return;
   }
+  const missing: number[] = [];
+  await Promise.all(roots.map(async (root) => {
+    const conn = await tryConnect(setup!.roots[root]!);
+    if (conn === DENIED) {
+      connecting.delete(root);
+      down(root, `Deno refused its socket (${DENIED})`, false);
+    } else if (typeof conn === "string") missing.push(root);
+    else void hello(root, conn, false);
+  }));
+  if (missing.length > 0) {
+    scope.postMessage({
+      type: "start?",
+      roots: missing.sort((a, b) => a - b),
+    });
+  }
+}
+
+/** Starts one service for `roots`, then connects each root's socket once it is there. */
+async function start(roots: number[], args: string[]): Promise<void> {
+  try {
+    const child = new Deno.Command(setup!.command, {
+      args,
+      detached: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+  } catch (err) {
+    const why = `its service could not be started (${err instanceof Error ? err.name : "error"})`;
+    for (const root of roots) connecting.delete(root), down(root, why, true);
+    return;
+  }
+  await Promise.all(roots.map(async (root) => {
+    let conn = await tryConnect(setup!.roots[root]!);
+    for (let waited = 0; typeof conn === "string" && waited < START_WAIT_MS;) {
+      await new Promise((resolve) => setTimeout(resolve, START_STEP_MS));
+      waited += START_STEP_MS;
+      conn = await tryConnect(setup!.roots[root]!);
+    }
+    if (typeof conn === "string") {
+      connecting.delete(root);
+      return down(root, `its service did not start (${conn})`, true);
+    }
+    void hello(root, conn, true);
+  }));
 }
 
 /** What a socket this worker was not given gets: the session's permissions stop it. */
@@ -90,27 +128,19 @@ async function tryConnect(target: LinkRoot): Promise<Deno.Conn | string> {
   }
 }
 
-/** Starts the root's service; why it could not be started, or `null`. */
-function start(target: LinkRoot): string | null {
-  try {
-    const child = new Deno.Command(setup!.command, {
-      args: [...target.args, JSON.stringify(target.settings)],
-      detached: true,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    child.unref();
-    return null;
-  } catch (err) {
-    return `its service could not be started (${err instanceof Error ? err.name : "error"})`;
-  }
-}
-
 /** How long a service may take to answer a hello. */
 const HELLO_MS = 10_000;
 
-async function hello(
+/** Says hello on `conn` to root `root`'s service, then passes its messages on until it ends. */
+async function hello(root: number, conn: Deno.Conn, started: boolean): Promise<void> {
+  try {
+    await talk(root, setup!.roots[root]!, conn, started);
+  } finally {
+    connecting.delete(root);
+  }
+}
+
+async function talk(
   root: number,
   target: LinkRoot,
   conn: Deno.Conn,
@@ -129,7 +159,7 @@ async function hello(
       t: "hello",
       version: setup!.version,
       build: setup!.build,
-      name: target.settings.name,
+      name: target.name,
     });
     const first = await reader.next();
     const said = first.done ? null : first.value;

@@ -55,11 +55,23 @@ export class ServiceLinks {
   #next = 1;
 
   readonly #log: (message: string) => void;
+  readonly #startArgs: (roots: readonly number[]) => string[];
 
-  /** `log`: the session's log (a service started or joined, a link dropped and why). */
-  constructor(setup: LinkSetup, worker: Worker, log: (message: string) => void = () => {}) {
+  /**
+   * `startArgs`: the arguments that start one service for some of the roots; `log`: the
+   * session's log (a service started or joined, a link dropped and why).
+   */
+  constructor(
+    setup: LinkSetup,
+    worker: Worker,
+    options: {
+      startArgs?: (roots: readonly number[]) => string[];
+      log?: (message: string) => void;
+    } = {},
+  ) {
     this.#worker = worker;
-    this.#log = log;
+    this.#log = options.log ?? (() => {});
+    this.#startArgs = options.startArgs ?? (() => []);
     this.#links = setup.roots.map(() => ({
       state: "idle",
       why: "its service is not asked yet",
@@ -195,6 +207,11 @@ export class ServiceLinks {
   }
 
   #told(message: FromLink): void {
+    if (message.type === "start?") {
+      const args = this.#startArgs(message.roots);
+      this.#worker.postMessage({ type: "start", roots: message.roots, args } satisfies ToLink);
+      return;
+    }
     const link = this.#links[message.root]!;
     const name = `root #${message.root + 1}`;
     if (message.type === "up") {

@@ -10,14 +10,22 @@
  */
 import type { Config } from "../config.ts";
 import { spawnLinkWorker } from "../workers/mod.ts";
-import { checkSocketFolder, serviceName, servicePaths, socketFolderOf } from "../wire/mod.ts";
+import {
+  checkSocketFolder,
+  serviceName,
+  servicePaths,
+  type ServiceSettings,
+  socketFolderOf,
+} from "../wire/mod.ts";
 import type { LinkRoot } from "./link_messages.ts";
 import { ServiceLinks } from "./service_links.ts";
 
-/** How a root's service is started: the executable and the arguments before its settings. */
+/**
+ * How a service is started for a set of roots (each root's real path and socket): the
+ * executable and the arguments before its settings.
+ */
 export type ServiceCommand = (
-  rootReal: string,
-  socket: string,
+  roots: readonly { realPath: string; socket: string }[],
   tmp: string,
 ) => { command: string; args: string[] };
 
@@ -54,7 +62,7 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
   if (typeof place === "string") return place;
   const { folder, uid } = place;
   const tmp = folder.slice(0, folder.lastIndexOf("/"));
-  const first = options.command("/", `${folder}/x.sock`, tmp).command;
+  const first = options.command([], tmp).command;
   if (Deno.permissions.querySync({ name: "net" }).state !== "granted") {
     return "the server may not use sockets (--allow-net)";
   }
@@ -68,31 +76,41 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
     maxDepth: config.limits.maxDepth,
     changes: config.changes,
   };
-  const roots: LinkRoot[] = [];
+  const roots: (LinkRoot & { realPath: string })[] = [];
   for (const root of config.roots) {
     const name = await serviceName(build, root.realPath, settings);
     const { socket } = servicePaths(folder, name);
     if (new TextEncoder().encode(socket).length > MAX_SOCKET_PATH) {
       return "the temp folder's path is too long for a socket";
     }
-    const { args } = options.command(root.realPath, socket, tmp);
-    roots.push({
-      socket,
-      args,
-      settings: {
-        root: root.realPath,
-        version: options.version,
-        build,
-        name,
-        folder,
-        idleMs: config.shared.idleMs,
-        ...settings,
-      },
-    });
+    roots.push({ socket, name, realPath: root.realPath });
   }
+  // One service for the roots none answers for, the session's settings on its command line.
+  const startArgs = (which: readonly number[]): string[] => {
+    const some = which.map((i) => roots[i]!);
+    const service: ServiceSettings = {
+      roots: some.map((r) => ({ root: r.realPath, name: r.name })),
+      version: options.version,
+      build,
+      folder,
+      idleMs: config.shared.idleMs,
+      ...settings,
+    };
+    return [...options.command(some, tmp).args, JSON.stringify(service)];
+  };
   const sockets = roots.map((r) => r.socket);
   const worker = spawnLinkWorker(folder, sockets, first, options.linkWorkerUrl);
   options.giveUp?.();
-  const setup = { folder, uid, version: options.version, build, roots, command: first };
-  return new ServiceLinks(setup, worker, options.log);
+  const setup = {
+    folder,
+    uid,
+    version: options.version,
+    build,
+    roots: roots.map(({ socket, name }) => ({ socket, name })),
+    command: first,
+  };
+  return new ServiceLinks(setup, worker, {
+    startArgs,
+    ...(options.log ? { log: options.log } : {}),
+  });
 }

@@ -1,14 +1,15 @@
 /**
- * A root's index service (contract §28, §28a): one process per root, user, build and index
- * settings, started detached by the first session that needs it, which keeps the root's
- * live index and journal and answers every session's calls on that root over a unix socket
- * in the user's socket folder. It holds the lock beside its socket for its whole life (a
- * second one started at the same instant finds it held and ends; a lock whose file was
- * removed under it is taken again), takes over a socket file left by one that died and
- * removes what other dead services left (socket_sweep.ts), and ends `idleMs` after its last
- * session (0: with it), while it has no session as soon as its root is gone, when told to
+ * An index service (contract §28, §28a): one process per user and build that holds the
+ * live index and journal of a set of roots (those of the session that started it that no
+ * service of its build held yet), in one `LiveIndex` as a server holds its own, each root's
+ * reading narrowed to that root. Each root has its own socket and lock in the user's
+ * socket folder, named by the root, the build and the index settings, so a session finds
+ * a root's service by the root alone; a root whose lock another service holds is left to
+ * that one. It takes over a socket file left by one that died and removes what other dead
+ * services left (socket_sweep.ts), and ends `idleMs` after its last session on any root
+ * (0: with it), while it has no session as soon as every root of it is gone, when told to
  * stop, or when `stopOn` is aborted (main.ts: SIGTERM, SIGINT, SIGHUP), each end removing
- * its socket, its lock and its private folder.
+ * its sockets, its locks and its private folder.
  *
  * @module
  */
@@ -29,9 +30,9 @@ import {
   type ServiceSettings,
   TURN_WAIT_MS,
 } from "../wire/mod.ts";
-import { holdLock, sweepDead } from "./socket_sweep.ts";
+import { type HeldLock, holdLock, sweepDead } from "./socket_sweep.ts";
 
-/** How often a service with no session looks whether its root is still there. */
+/** How often a service with no session looks whether its roots are still there. */
 const LOOK_MS = 1000;
 
 /** Whether the folder at `path` is gone (one `lstat`; any other failure is not "gone"). */
@@ -47,6 +48,15 @@ function rootGone(path: string): boolean {
 /** How long a service waits for its first session before it ends. */
 const FIRST_SESSION_MS = 30_000;
 
+/** One root the service holds: its socket's listener and lock. */
+interface Held {
+  root: Root;
+  name: string;
+  lock: HeldLock;
+  listener: Deno.Listener;
+  sessions: number;
+}
+
 /** Runs the service until it ends; resolves with why it ended (for its exit). */
 export async function runService(
   settings: ServiceSettings,
@@ -59,35 +69,51 @@ export async function runService(
   } = {},
 ): Promise<string> {
   const log = options.log ?? (() => {});
-  const { socket, lock } = servicePaths(settings.folder, settings.name);
-  const held = await holdLock(lock);
-  if (held === null) return "another service holds the lock";
+  const held: Held[] = [];
   try {
-    // Holding the lock, a socket file there was left by a service that died.
-    try {
-      if (Deno.lstatSync(socket).isSocket) Deno.removeSync(socket);
-    } catch { /* none */ }
-    const listener = Deno.listen({ transport: "unix", path: socket });
-    Deno.chmodSync(socket, 0o600);
+    for (const { root, name } of settings.roots) {
+      const { socket, lock } = servicePaths(settings.folder, name);
+      const taken = await holdLock(lock);
+      if (taken === null) continue; // another service holds this root
+      try {
+        // Holding the lock, a socket file there was left by a service that died.
+        try {
+          if (Deno.lstatSync(socket).isSocket) Deno.removeSync(socket);
+        } catch { /* none */ }
+        const listener = Deno.listen({ transport: "unix", path: socket });
+        Deno.chmodSync(socket, 0o600);
+        held.push({
+          root: { path: root, realPath: root },
+          name,
+          lock: taken,
+          listener,
+          sessions: 0,
+        });
+      } catch (err) {
+        taken.release();
+        log(`root could not be served (${err instanceof Error ? err.name : "error"})`);
+      }
+    }
+    if (held.length === 0) return "another service holds every root";
     options.listening?.();
-    sweepDead(settings.folder, settings.name);
-    return await serveUntilIdle(listener, settings, log, options.stopOn);
+    sweepDead(settings.folder, new Set(held.map((h) => h.name)));
+    return await serveUntilIdle(held, settings, log, options.stopOn);
   } finally {
-    held.release(); // its file removed, then the lock let go
+    for (const h of held) h.lock.release(); // each file removed, then its lock let go
   }
 }
 
 async function serveUntilIdle(
-  listener: Deno.Listener,
+  held: Held[],
   settings: ServiceSettings,
   log: (line: string) => void,
   stopOn: AbortSignal | undefined,
 ): Promise<string> {
-  const root: Root = { path: settings.root, realPath: settings.root };
-  const cookies = makePrivateFolder([root.realPath]);
+  const roots = held.map((h) => h.root);
+  const cookies = makePrivateFolder(roots.map((r) => r.realPath));
   const standIn: Scanner = { run: () => Promise.reject(new WalkInSession()), close() {} };
-  const index = new LiveIndex(standIn, [root], {
-    readPaths: [root.realPath],
+  const index = new LiveIndex(standIn, roots, {
+    readPaths: roots.map((r) => r.realPath),
     cookies,
     queueLimit: kernelQueueLimit(),
     eager: true,
@@ -109,15 +135,16 @@ async function serveUntilIdle(
   stopOn?.addEventListener("abort", stopped, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let idleEndsAt: number | null = null;
-  // With no session, a root that is gone (a temp folder removed) ends the service at once:
-  // nobody will ask for it again, and each one left costs a process for its idle time.
+  // With no session, roots that are all gone (temp folders removed) end the service at
+  // once: nobody will ask for them again, and each one left costs a process for its idle time.
   let looking: ReturnType<typeof setInterval> | undefined;
+  const allGone = () => roots.every((r) => rootGone(r.realPath));
   const idle = (ms: number) => {
     clearTimeout(timer);
     clearInterval(looking);
     idleEndsAt = Date.now() + ms;
     timer = setTimeout(() => ended("no session for the idle time"), ms);
-    looking = setInterval(() => rootGone(root.realPath) && ended("its root is gone"), LOOK_MS);
+    looking = setInterval(() => allGone() && ended("its roots are gone"), LOOK_MS);
   };
   const busy = () => {
     clearTimeout(timer);
@@ -125,55 +152,63 @@ async function serveUntilIdle(
     idleEndsAt = null;
   };
   idle(Math.max(settings.idleMs, FIRST_SESSION_MS));
-  const facts = (): ServiceFacts => ({
+  const facts = (h: Held | null): ServiceFacts => ({
     pid: Deno.pid,
     build: settings.build,
     run,
     startedAt,
-    sessions,
+    sessions: h === null ? sessions : h.sessions,
     idleMs: settings.idleMs,
   });
   const about = (): ServiceAbout => {
-    const { state, entries } = index.status()[0]!;
+    const states = index.status();
     return {
-      ...facts(),
+      ...facts(null),
       version: settings.version,
-      root: root.realPath,
-      state,
-      entries,
+      roots: held.map((h, i) => ({
+        root: h.root.realPath,
+        state: states[i]!.state,
+        entries: states[i]!.entries,
+        sessions: h.sessions,
+      })),
       memoryBytes: Deno.memoryUsage().rss,
       idleEndsAt,
     };
   };
-  const accepting = (async () => {
-    for await (const conn of listener) {
-      void serveSession(conn, {
-        index,
-        root,
-        version: settings.version,
-        build: settings.build,
-        name: settings.name,
-        facts,
-        about,
-        log,
-        stop: () => ended("told to stop"),
-        joined: () => {
-          sessions++;
-          busy();
-        },
-        left: () => {
-          if (--sessions > 0) return;
-          if (settings.idleMs === 0) ended("its last session ended");
-          else idle(settings.idleMs);
-        },
-      });
-    }
-  })().catch(() => {});
+  const accepting = held.map((h, i) =>
+    (async () => {
+      for await (const conn of h.listener) {
+        void serveSession(conn, {
+          index,
+          root: h.root,
+          at: i,
+          version: settings.version,
+          build: settings.build,
+          name: h.name,
+          facts: () => facts(h),
+          about,
+          log,
+          stop: () => ended("told to stop"),
+          joined: () => {
+            h.sessions++;
+            sessions++;
+            busy();
+          },
+          left: () => {
+            h.sessions--;
+            if (--sessions > 0) return;
+            if (settings.idleMs === 0) ended("its last session ended");
+            else idle(settings.idleMs);
+          },
+        });
+      }
+    })().catch(() => {})
+  );
   const why = await end;
   busy();
   stopOn?.removeEventListener("abort", stopped);
-  listener.close(); // removes the socket file
-  await accepting;
+  for (const h of held) h.listener.close(); // removes the socket file
+  await Promise.all(accepting);
   index.close();
   if (cookies.path !== null) removePrivateFolder(cookies.path);
   log(`ended: ${why}`);

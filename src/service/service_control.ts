@@ -2,7 +2,8 @@
  * `file-time-search status` and `file-time-search stop [ROOT] [--all]` (contract §28a), as
  * Watchman's `watch-list` and `shutdown-server`: every service of this user found in its
  * socket folder (after the folder's check), each asked `about` with a deadline; `stop`
- * tells those of a root (or all) to end as at their idle end, and waits until each has.
+ * tells the one holding a root (with every root it holds), or all, to end as at their
+ * idle end, and waits until each has.
  * A socket that answers nothing in time is named as not answering.
  *
  * @module
@@ -123,7 +124,7 @@ function span(ms: number): string {
   return `${s}s`;
 }
 
-/** One service as `status` prints it (two lines). */
+/** One service as `status` prints it: a line of itself, then a line per root. */
 function described(about: ServiceAbout, now: number): string {
   const pss = pssOf(about.pid);
   const memory = pss !== null
@@ -133,10 +134,12 @@ function described(about: ServiceAbout, now: number): string {
     ? "ends after its last session"
     : `ends in ${span(about.idleEndsAt - now)} unless a session comes`;
   return [
-    `${about.root}`,
-    `  build ${about.build}, pid ${about.pid}, ${about.sessions} session(s), up ${
+    `service pid ${about.pid}, build ${about.build}, ${about.sessions} session(s), up ${
       span(now - about.startedAt)
-    }, ${memory}, index ${about.state} (${about.entries} entries), ${idle}`,
+    }, ${memory}, ${idle}`,
+    ...about.roots.map((r) =>
+      `  ${r.root}  index ${r.state} (${r.entries} entries), ${r.sessions} session(s)`
+    ),
   ].join("\n");
 }
 
@@ -174,7 +177,11 @@ export async function servicesCommand(args: string[], io: ControlIo): Promise<nu
     return 0;
   }
   const now = Date.now();
-  const up = found.flatMap((f) => ("about" in f ? [f] : []));
+  // A service listens on a socket per root: each process once, through its first socket.
+  const seen = new Set<number>();
+  const up = found.flatMap((f) =>
+    "about" in f && !seen.has(f.about.pid) && seen.add(f.about.pid) ? [f] : []
+  );
   if (command === "status") {
     if (up.length === 0) io.out("No index services.\n");
     for (const f of up) io.out(described(f.about, now) + "\n");
@@ -193,7 +200,7 @@ export async function servicesCommand(args: string[], io: ControlIo): Promise<nu
       return 2;
     }
   }
-  const targets = up.filter((f) => all || wanted.has(f.about.root));
+  const targets = up.filter((f) => all || f.about.roots.some((r) => wanted.has(r.root)));
   if (targets.length === 0) {
     io.out(all ? "No index services.\n" : "No index service of that folder.\n");
     return 0;
@@ -201,7 +208,8 @@ export async function servicesCommand(args: string[], io: ControlIo): Promise<nu
   let code = 0;
   for (const f of targets) {
     const ended = await stopService(f.socket, f.about.pid);
-    io.out(`${ended ? "stopped" : "did not stop"}: ${f.about.root} (pid ${f.about.pid})\n`);
+    const roots = f.about.roots.map((r) => r.root).join(", ");
+    io.out(`${ended ? "stopped" : "did not stop"}: ${roots} (pid ${f.about.pid})\n`);
     if (!ended) code = 1;
   }
   return code;

@@ -46,7 +46,9 @@ export class WalkInSession extends Error {
 /** What a connection needs of its service. */
 export interface SessionDeps {
   index: LiveIndex;
+  /** The root this connection is for, and its place among the service's roots. */
   root: Root;
+  at: number;
   version: string;
   build: string;
   name: string;
@@ -117,7 +119,7 @@ export async function serveSession(conn: Deno.Conn, deps: SessionDeps): Promise<
       } else if (message.t === "journal") {
         void journal(message, deps, reply).catch((err) => failed(deps, err, end));
       } else if (message.t === "status") {
-        const status = deps.index.status()[0]!;
+        const status = deps.index.status()[deps.at]!;
         const journal = journalMark(deps);
         await reply({ t: "status", id: message.id, status, facts: deps.facts(), journal });
       }

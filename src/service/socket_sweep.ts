@@ -50,9 +50,9 @@ export async function holdLock(path: string): Promise<HeldLock | null> {
 
 /**
  * Removes, in the socket folder, every lock that no service holds and the socket beside
- * it (left by services that died), except `own`'s.
+ * it (left by services that died), except those named in `own`.
  */
-export function sweepDead(folder: string, own: string): void {
+export function sweepDead(folder: string, own: ReadonlySet<string>): void {
   let names: string[];
   try {
     names = [...Deno.readDirSync(folder)].map((e) => e.name);
@@ -60,7 +60,7 @@ export function sweepDead(folder: string, own: string): void {
     return;
   }
   for (const name of names) {
-    if (!name.endsWith(".lock") || name === `${own}.lock`) continue;
+    if (!name.endsWith(".lock") || own.has(name.slice(0, -".lock".length))) continue;
     const lock = `${folder}/${name}`;
     let file: Deno.FsFile;
     try {

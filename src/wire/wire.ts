@@ -18,15 +18,24 @@ import type { JournalAnswer, JournalQuery } from "../index/mod.ts";
 /** How long a call waits its turn at the service's index before its session walks. */
 export const TURN_WAIT_MS = 30_000;
 
-/** What a service is started with (its command line, as JSON). */
-export interface ServiceSettings {
+/** One root a service is started for: its real path and its service's name. */
+export interface ServiceRoot {
   /** The root's real path. */
   root: string;
+  /** Its name (socket_folder.ts): its socket is `<folder>/<name>.sock`, its lock beside it. */
+  name: string;
+}
+
+/**
+ * What a service is started with (its command line, as JSON): the roots it is to hold
+ * (those of the session that starts it that no service of its build holds yet), and the
+ * settings they share (every root's name is a hash of them).
+ */
+export interface ServiceSettings {
+  roots: ServiceRoot[];
   version: string;
   /** The program's build (build.ts): a service serves sessions of its own build only. */
   build: string;
-  /** Its name (socket_folder.ts): the socket is `<folder>/<name>.sock`. */
-  name: string;
   folder: string;
   idleMs: number;
   maxEntries: number;
@@ -61,26 +70,34 @@ export interface WireError {
   details: string[];
 }
 
-/** What the service says of itself. */
+/** What the service says of itself (to a session: of the root it connected for). */
 export interface ServiceFacts {
   pid: number;
   /** Its build (build.ts). */
   build: string;
   run: string;
   startedAt: number;
+  /** Sessions connected for this root (in `about`: for every root). */
   sessions: number;
   /** Ends this long after its last session (ms); 0: with it. */
   idleMs: number;
 }
 
+/** One root of a service, as `about` gives it. */
+export interface AboutRoot {
+  root: string;
+  /** Its index's state and entries. */
+  state: string;
+  entries: number;
+  /** Sessions connected for it now. */
+  sessions: number;
+}
+
 /** What `about` answers: the facts, and what `status` shows a person. */
 export interface ServiceAbout extends ServiceFacts {
   version: string;
-  root: string;
-  /** The index's state and entries. */
-  state: string;
-  entries: number;
-  /** Its proportional set size in bytes (Linux), else its resident set size. */
+  roots: AboutRoot[];
+  /** Its resident set size in bytes (`status` reads its PSS itself where it can). */
   memoryBytes: number;
   /** When it ends if no session comes (epoch ms); `null` while sessions are connected. */
   idleEndsAt: number | null;

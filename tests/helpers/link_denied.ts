@@ -18,17 +18,6 @@ const worker = spawnLinkWorker(mine.folder, [mine.socket], Deno.execPath());
 const said = new Promise<FromLink>((resolve) => {
   worker.onmessage = (event: MessageEvent<FromLink>) => resolve(event.data);
 });
-const settings = {
-  root: "/nowhere/other",
-  version: "0",
-  build: "0+0",
-  name: "x",
-  folder: other.folder,
-  idleMs: 0,
-  maxEntries: 1,
-  maxDepth: 1,
-  changes: { maxEntries: 1, maxAgeMs: 1000 },
-};
 worker.postMessage(
   {
     type: "init",
@@ -37,7 +26,7 @@ worker.postMessage(
     version: "0",
     build: "0+0",
     command: Deno.execPath(),
-    roots: [{ socket: other.socket, args: ["eval", "0"], settings }],
+    roots: [{ socket: other.socket, name: "x" }],
   } satisfies ToLink,
 );
 worker.postMessage({ type: "ensure", root: 0 } satisfies ToLink);

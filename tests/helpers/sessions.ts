@@ -30,16 +30,19 @@ export const SHARED_SKIP: string | null = Deno.build.os !== "linux"
   : null;
 if (SHARED_SKIP) console.log(`shared index tests skipped: ${SHARED_SKIP}`);
 
-/** A session on `root` (its service ends with its last session unless `env` says otherwise). */
+/**
+ * A session on `root` (or on several roots; its services end with its last session unless
+ * `env` says otherwise).
+ */
 export async function session(
-  root: string,
+  root: string | string[],
   env: Record<string, string> = {},
   as?: Staged,
 ): Promise<Connection> {
   return await connect(
     { SHARED_INDEX_IDLE: "0", INDEX: "on", ...env },
     undefined,
-    ["serve", root],
+    ["serve", ...[root].flat()],
     V8_FLAGS,
     [],
     as,
@@ -66,9 +69,8 @@ export function servicePids(rootReal: string): number[] {
     const at = args.indexOf("service");
     if (!pid || at < 0 || at + 1 >= args.length) continue;
     try {
-      if ((JSON.parse(args[at + 1]!) as { root?: string }).root === rootReal) {
-        pids.push(Number(pid));
-      }
+      const settings = JSON.parse(args[at + 1]!) as { roots?: { root?: string }[] };
+      if (settings.roots?.some((r) => r.root === rootReal)) pids.push(Number(pid));
     } catch { /* another program's "service" */ }
   }
   return pids;

@@ -99,12 +99,22 @@ Deno.test({
     const kept = await lastSessionEnded(other.root, "15m");
     const status = await cli("status");
     assert.equal(status.code, 0, status.out);
-    for (const root of [tree.root, other.root]) {
-      const at = status.out.indexOf(`${root}\n`);
+    for (const [root, pid] of [[tree.root, service.pid], [other.root, kept.pid]] as const) {
+      const at = status.out.indexOf(`service pid ${pid}, `);
       assert.ok(at >= 0, status.out);
-      const line = status.out.slice(at).split("\n")[1]!;
-      assert.match(line, new RegExp(`build ${BUILD.replace("+", "\\+")}, pid \\d+, 0 session`));
-      assert.match(line, /index ready \(\d+ entries\), ends in \d+m \d+s unless a session comes/);
+      const [head, line] = status.out.slice(at).split("\n");
+      assert.match(
+        head!,
+        new RegExp(
+          `build ${
+            BUILD.replace("+", "\\+")
+          }, 0 session\\(s\\), up \\d+s, \\d+ MB \\(PSS\\), ends in \\d+m \\d+s unless a session comes`,
+        ),
+      );
+      assert.match(
+        line!,
+        new RegExp(`^  ${root}  index ready \\(\\d+ entries\\), 0 session\\(s\\)$`),
+      );
     }
     const stopped = await cli("stop", tree.root);
     assert.equal(stopped.code, 0, stopped.out);

@@ -1,0 +1,71 @@
+/**
+ * A service holds the roots of the session that starts it (contract §28a): one session with
+ * three roots starts one service process for all three, each root answered from its
+ * index; a later session with one of them and a new root joins that service for the one
+ * and starts another for the new root alone; `fs.list_roots` counts each root's sessions.
+ */
+import assert from "node:assert/strict";
+import { T0, type TreeSpec } from "../helpers/tree.ts";
+import { sanitize } from "../helpers/sanitize.ts";
+import type { Connection, RootIndexInfo } from "../helpers/server.ts";
+import { until } from "../helpers/until.ts";
+import {
+  servicePids,
+  session,
+  type Shared,
+  SHARED_SKIP,
+  treeWithServices,
+} from "../helpers/sessions.ts";
+
+const ignore = SHARED_SKIP !== null;
+const SPEC: TreeSpec = { "a/one.txt": { mtime: T0 }, "b/two.txt": { mtime: T0 + 1 } };
+
+/** Each root's index, in the order of the session's roots (from `fs.list_roots`). */
+async function indexes(conn: Connection): Promise<Shared[]> {
+  const result = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
+  return (result.structuredContent as { roots: { index: RootIndexInfo }[] }).roots
+    .map((r) => r.index as Shared);
+}
+
+/** Waits until every root of the session is ready in its service. */
+async function allReady(conn: Connection): Promise<Shared[]> {
+  let all: Shared[] = [];
+  await until(async () => {
+    all = await indexes(conn);
+    return all.every((i) => i.state === "ready" && i.shared?.sessions !== undefined);
+  }, "every root's shared index");
+  return all;
+}
+
+Deno.test({
+  name: "service roots: one session's roots are held by one service; a later session joins it",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using r1 = await treeWithServices(SPEC);
+    await using r2 = await treeWithServices(SPEC);
+    await using r3 = await treeWithServices(SPEC);
+    await using r4 = await treeWithServices(SPEC);
+    const roots = [r1.root, r2.root, r3.root].sort();
+    await using a = await session(roots);
+    await allReady(a);
+    const [pid] = servicePids(roots[0]!);
+    assert.ok(pid);
+    for (const root of roots) assert.deepEqual(servicePids(root), [pid], "one service for all");
+    for (const root of roots) {
+      const result = await a.search({ root, timeField: "modified" });
+      assert.equal(result.isError, false);
+    }
+    const after = await indexes(a);
+    assert.ok(after.every((i) => i.answers?.index === 1 && i.answers.walk === 0));
+    const later = [roots[1]!, r4.root].sort();
+    await using b = await session(later);
+    const theirs = await allReady(b);
+    assert.deepEqual(servicePids(roots[1]!), [pid], "joined for the shared root");
+    const [other] = servicePids(r4.root);
+    assert.ok(other !== undefined && other !== pid, "a service of its own for the new root");
+    const shared = theirs[later.indexOf(roots[1]!)]!;
+    assert.equal(shared.shared?.sessions, 2);
+    assert.equal((await indexes(a))[0]!.shared?.sessions, 1);
+  },
+});
