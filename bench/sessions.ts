@@ -99,7 +99,8 @@ function services(root: string): number[] {
     try {
       const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
       const at = args.indexOf("service");
-      if (at >= 0 && JSON.parse(args[at + 1] ?? "{}").root === root) pids.push(Number(entry.name));
+      const roots = (JSON.parse(args[at + 1] ?? "{}") as { roots?: { root: string }[] }).roots;
+      if (at >= 0 && roots?.some((r) => r.root === root)) pids.push(Number(entry.name));
     } catch { /* ended, or not ours */ }
   }
   return pids;

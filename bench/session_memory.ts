@@ -1,0 +1,164 @@
+/**
+ * `deno task bench:session-memory`: what sharing costs in memory (contract §28a), by the
+ * proportional set size (PSS, `/proc/<pid>/smaps_rollup`) summed over every process of
+ * the sessions and the services that serve them, servers started by `deno` itself (not
+ * `npx`). Per tree: one session with five roots (the tree, a second tree, three folders
+ * of 8 files) with `SHARED_INDEX=off` and then shared, each once every root is ready;
+ * four sessions on two roots (the tree and a folder of 8 files), the total after each;
+ * and what a root of 8 files adds (a session with the tree alone, then with the tree and
+ * such a folder, shared). Every service of this user is stopped first and after.
+ *
+ * Options: --sizes 500k,home-2m-184k, --dir <where trees are kept>, --second <size of the
+ * second tree, default 100k>, --settle <s before each reading, default 10>.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import path from "node:path";
+import os from "node:os";
+// @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { processPssMb } from "./process_memory.ts";
+import { ensureTree } from "./tree.ts";
+import { SERVER_FLAGS } from "../src/runtime_flags.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    sizes: { type: "string", default: "500k,home-2m-184k" },
+    dir: { type: "string", default: path.join(os.tmpdir(), "fts-bench") },
+    second: { type: "string", default: "100k" },
+    settle: { type: "string", default: "10" },
+  },
+});
+const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+
+interface Session {
+  client: Client;
+  pid: number;
+  close(): Promise<void>;
+}
+
+async function session(roots: string[], env: Record<string, string> = {}): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", ...SERVER_FLAGS, "--allow-net", "--allow-run", MAIN, "serve", ...roots],
+    env: { INDEX: "on", SHARED_INDEX_IDLE: "0", ...env },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "bench-session-memory", version: "0" });
+  await client.connect(transport);
+  return { client, pid: transport.pid!, close: () => client.close() };
+}
+
+interface IndexState {
+  state: string;
+  shared?: { sessions?: number; reason?: string };
+}
+
+/** Waits until every root of `s` is ready (and, shared, served). */
+async function untilReady(s: Session, shared: boolean): Promise<void> {
+  for (;;) {
+    const r = await s.client.callTool({ name: "fs.list_roots", arguments: {} });
+    const roots = (r.structuredContent as { roots: { index: IndexState }[] }).roots;
+    if (
+      roots.every((x) => x.index.state === "ready" && (!shared || x.index.shared?.sessions))
+    ) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Every index service of this user now running (from `/proc`). */
+function services(): number[] {
+  const pids: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
+      const at = args.indexOf("service");
+      if (at >= 0 && args[at + 1]?.startsWith('{"roots":')) pids.push(Number(entry.name));
+    } catch { /* ended, or not ours */ }
+  }
+  return pids;
+}
+
+async function stopAll(): Promise<void> {
+  for (const pid of services()) Deno.kill(pid, "SIGTERM");
+  while (services().length > 0) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** PSS in MB of the sessions and every service, after the settle time. */
+async function pss(sessions: Session[]): Promise<{ total: number; parts: number[] }> {
+  await new Promise((r) => setTimeout(r, Number(values.settle) * 1000));
+  const pids = [...sessions.map((s) => s.pid), ...services()];
+  const parts = await Promise.all(pids.map(processPssMb));
+  return { total: parts.reduce((a, b) => a + b, 0), parts };
+}
+
+/** A folder of 8 files. */
+function smallFolder(): string {
+  const dir = Deno.makeTempDirSync({ prefix: "fts-small-" });
+  for (let i = 0; i < 8; i++) Deno.writeTextFileSync(`${dir}/f${i}.txt`, `file ${i}\n`);
+  return Deno.realPathSync(dir);
+}
+
+const line = (what: string, m: { total: number; parts: number[] }) =>
+  `${what}: ${m.total} MB PSS (${m.parts.join(" + ")}).`;
+
+console.log(`Machine: ${os.cpus().length} cores, Deno ${Deno.version.deno}.\n`);
+const second = ensureTree(values.dir, values.second).root;
+const small = [smallFolder(), smallFolder(), smallFolder()];
+for (const size of values.sizes.split(",")) {
+  const { root, entries } = ensureTree(values.dir, size);
+  console.log(`## ${size} (${entries} entries)\n`);
+  const five = [root, second, ...small];
+  await stopAll();
+
+  const off = await session(five, { SHARED_INDEX: "off" });
+  await untilReady(off, false);
+  const offMem = await pss([off]);
+  await off.close();
+  console.log(line("One session, five roots, SHARED_INDEX=off", offMem));
+
+  await stopAll();
+  const on = await session(five);
+  await untilReady(on, true);
+  const onMem = await pss([on]);
+  await on.close();
+  console.log(line(`The same shared (${services().length} service)`, onMem));
+  console.log(`Ratio shared / off: ${(onMem.total / offMem.total).toFixed(2)}x.\n`);
+
+  await stopAll();
+  const sessions: Session[] = [];
+  let before = 0;
+  for (let n = 1; n <= 4; n++) {
+    const s = await session([root, small[0]!]);
+    sessions.push(s);
+    await untilReady(s, true);
+    const m = await pss(sessions);
+    console.log(
+      line(`${n} session(s) on two roots`, m) + (n > 1 ? ` +${m.total - before} MB.` : ""),
+    );
+    before = m.total;
+  }
+  for (const s of sessions) await s.close();
+
+  await stopAll();
+  const alone = await session([root]);
+  await untilReady(alone, true);
+  const aloneMem = await pss([alone]);
+  await alone.close();
+  await stopAll();
+  const withSmall = await session([root, small[1]!]);
+  await untilReady(withSmall, true);
+  const withMem = await pss([withSmall]);
+  await withSmall.close();
+  console.log(line("The tree alone, shared", aloneMem));
+  console.log(line("The tree and a folder of 8 files, shared", withMem));
+  console.log(`A root of 8 files adds ${withMem.total - aloneMem.total} MB.\n`);
+  await stopAll();
+}
+for (const dir of small) Deno.removeSync(dir, { recursive: true });
