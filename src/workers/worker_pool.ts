@@ -1,8 +1,10 @@
 /**
  * The scan workers: Web Workers whose Deno permissions allow reading the roots and
  * nothing else (contract §13, layer 2), at most `maxWorkers` busy at once, a few kept
- * warm between calls. A worker that is stopped (cancelled, stuck, crashed) is
- * terminated; the next lease spawns a fresh one.
+ * warm between calls and let go after `idleMs` without one (each is an isolate of its own,
+ * about 8 MB: a session answered by its index service walks only now and then). A worker
+ * that is stopped (cancelled, stuck, crashed) is terminated; the next lease spawns a fresh
+ * one.
  *
  * @module
  */
@@ -17,6 +19,8 @@ export interface WorkerPoolOptions {
   idle?: number;
   /** Workers busy at once; further leases wait their turn. Default 4. */
   maxWorkers?: number;
+  /** How long the warm workers are kept after the last lease ends (ms). Default 60,000. */
+  idleMs?: number;
   /** The workers' entry module. Default `WORKER_MODULES.scan`, the real file system. */
   workerUrl?: URL;
 }
@@ -50,12 +54,15 @@ export class WorkerPool {
   #taken = 0;
   #alive = 0;
   #closed = false;
+  /** Lets the warm workers go once no lease was taken for `idleMs`. */
+  #cooling: number | undefined;
 
   constructor(options: WorkerPoolOptions) {
     this.#options = {
       readPaths: options.readPaths,
       idle: options.idle ?? 4,
       maxWorkers: options.maxWorkers ?? 4,
+      idleMs: options.idleMs ?? 60_000,
       workerUrl: options.workerUrl ?? WORKER_MODULES.scan,
     };
   }
@@ -67,6 +74,7 @@ export class WorkerPool {
     if (this.#taken < this.#options.maxWorkers) this.#taken++;
     else await this.#wait(signal); // the slot is taken for us when we are started
     if (this.#closed) throw ioFailure("server shutting down");
+    clearTimeout(this.#cooling);
     const worker = this.#idle.pop() ?? this.#spawn();
     let released = false;
     const lease: Lease = {
@@ -82,6 +90,7 @@ export class WorkerPool {
           this.#terminate(worker);
         }
         this.#waiting.shift()?.start();
+        if (this.#busy.size === 0 && this.#idle.length > 0) this.#cool();
       },
     };
     this.#busy.add(lease);
@@ -98,9 +107,20 @@ export class WorkerPool {
     };
   }
 
+  /** After `idleMs` with no lease, the warm workers are terminated (the timer holds no exit). */
+  #cool(): void {
+    clearTimeout(this.#cooling);
+    this.#cooling = setTimeout(() => {
+      if (this.#busy.size > 0) return;
+      for (const worker of this.#idle.splice(0)) this.#terminate(worker);
+    }, this.#options.idleMs);
+    Deno.unrefTimer(this.#cooling);
+  }
+
   /** Stops every worker; waiting leases reject, lent ones are told through `onClose`. */
   close(): void {
     this.#closed = true;
+    clearTimeout(this.#cooling);
     for (const waiter of this.#waiting.splice(0)) waiter.fail(ioFailure("server shutting down"));
     for (const lease of [...this.#busy]) {
       lease.onClose?.();

@@ -7,6 +7,7 @@ import { ToolError } from "../../src/errors.ts";
 import { WorkerScanner } from "../../src/workers/scanner.ts";
 import { type RequestChanges, searchRequest } from "../helpers/request.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
+import { until } from "../helpers/until.ts";
 
 const request = (rootPath: string, changes: RequestChanges = {}) =>
   searchRequest(rootPath, changes);
@@ -63,6 +64,21 @@ Deno.test("WorkerScanner rejects an aborted scan and keeps serving", async () =>
     await assert.rejects(pending, /cancelled by test/);
     const outcome = await scanner.run(request(tree.root));
     assert.deepEqual(outcome.collected.first.map((m) => m.path), ["a.txt"]);
+  } finally {
+    scanner.close();
+  }
+});
+
+Deno.test("WorkerScanner lets its warm workers go after idleMs without a scan", async () => {
+  await using tree = await makeTree({ "a.txt": { mtime: T0 }, "d/b.txt": { mtime: T0 } });
+  const scanner = new WorkerScanner({ readPaths: [tree.root], idleMs: 200 });
+  try {
+    await scanner.run(request(tree.root));
+    assert.ok(scanner.counts().alive > 0, "warm after the scan");
+    await until(() => scanner.counts().alive === 0, "the warm workers to be let go");
+    // A later scan spawns afresh and answers the same.
+    const again = await scanner.run(request(tree.root));
+    assert.deepEqual(again.collected.first.map((m) => m.path), ["a.txt", "d/b.txt"]);
   } finally {
     scanner.close();
   }
