@@ -35,7 +35,7 @@ let setup: Extract<ToLink, { type: "init" }> | null = null;
 const conns = new Map<number, { conn: Deno.Conn; writer: Writer }>();
 const connecting = new Set<number>();
 /** Roots asked for in this turn: reached together, and one service started for those none answers. */
-let asked: number[] = [];
+const asked: number[] = [];
 
 scope.onmessage = (event) => {
   const message = event.data;

@@ -64,6 +64,8 @@ export class SharedIndex implements Scanner {
     const i = this.#order.indexOf(path);
     if (i < 0 || this.#links.givenUp(i)) return await this.#own.run(request, options);
     this.#links.ensure(i);
+    // A paging sequence's snapshot (`keepAll`) is kept by the service, which answers its
+    // later pages from it one page at a time (never the whole sequence over the socket).
     const reply = await this.#links.ask(
       i,
       { t: "scan", request, keepAll: options.keepAll ?? 0 },

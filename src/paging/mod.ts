@@ -7,3 +7,4 @@
  * @module
  */
 export { type Page, type PageOptions, Pager, type PagerOptions, type PageStats } from "./paging.ts";
+export { SnapshotScanner } from "./snapshot_scanner.ts";

@@ -180,6 +180,16 @@ function pageFromScan(outcome: ScanOutcome, request: SearchRequest): Page {
  * key (it lacks what lies between), or stops short and holds too few.
  */
 function pageFromSnapshot(snapshot: Snapshot, request: SearchRequest): Page | undefined {
+  const candidates = snapshotSlice(snapshot, request);
+  return candidates && firstOf(candidates, request, NO_WORK, snapshot.total);
+}
+
+/**
+ * The first `limit + 1` matches of `snapshot` after the request's key, in its order;
+ * undefined when the snapshot starts after that key (it lacks what lies between), or
+ * stops short and holds too few.
+ */
+export function snapshotSlice(snapshot: Snapshot, request: SearchRequest): Match[] | undefined {
   const { matches, complete } = snapshot;
   const order = keyOrder(request.order);
   const key = request.after!.key!;
@@ -192,8 +202,7 @@ function pageFromSnapshot(snapshot: Snapshot, request: SearchRequest): Page | un
     else hi = mid;
   }
   if (!complete && lo + request.limit + 1 > matches.length) return undefined;
-  const candidates = matches.slice(lo, lo + request.limit + 1);
-  return firstOf(candidates, request, NO_WORK, snapshot.total);
+  return matches.slice(lo, lo + request.limit + 1);
 }
 
 /** A page of the first `limit` of `candidates` (in order), with more to come if there are. */

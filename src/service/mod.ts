@@ -5,7 +5,7 @@
  * and `stop` (service_control.ts). A session's side of it is `link/`; what they say to
  * each other is `wire/`.
  *
- * May import: wire, index, workers, query, changes, config.ts, errors.ts.
+ * May import: wire, index, paging, workers, query, ports, changes, config.ts, errors.ts.
  *
  * @module
  */

@@ -21,6 +21,8 @@ import {
   removePrivateFolder,
 } from "../index/mod.ts";
 import { newRunId } from "../changes/mod.ts";
+import { SnapshotScanner } from "../paging/mod.ts";
+import { systemClock } from "../ports/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 import { serveSession, WalkInSession } from "./service_session.ts";
 import {
@@ -125,6 +127,8 @@ async function serveUntilIdle(
     waitMs: TURN_WAIT_MS,
     log: (_level, message) => log(message),
   });
+  // A paging sequence's later pages come from a snapshot kept here, one page at a time.
+  const pages = new SnapshotScanner(index, systemClock);
   const startedAt = Date.now();
   const run = newRunId();
   let sessions = 0;
@@ -180,6 +184,7 @@ async function serveUntilIdle(
       for await (const conn of h.listener) {
         void serveSession(conn, {
           index,
+          pages,
           root: h.root,
           at: i,
           version: settings.version,

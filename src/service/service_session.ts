@@ -15,6 +15,7 @@ import { ToolError } from "../errors.ts";
 import type { LiveIndex } from "../index/mod.ts";
 import type { Root } from "../config.ts";
 import type { SearchRequest } from "../query/mod.ts";
+import type { Scanner } from "../workers/mod.ts";
 import {
   type FromService,
   LineError,
@@ -46,6 +47,8 @@ export class WalkInSession extends Error {
 /** What a connection needs of its service. */
 export interface SessionDeps {
   index: LiveIndex;
+  /** The index with the paging snapshots in front (the scans go here). */
+  pages: Scanner;
   /** The root this connection is for, and its place among the service's roots. */
   root: Root;
   at: number;
@@ -161,7 +164,7 @@ async function scan(
   // connection's writer: never inside another message.
   const waiting = setInterval(() => void reply({ t: "waiting", id }), WAITING_EVERY_MS);
   try {
-    const outcome = await deps.index.run(request, {
+    const outcome = await deps.pages.run(request, {
       signal,
       keepAll: message.keepAll,
       onAnswered: (said) => (by = said),

@@ -55,7 +55,7 @@ export class WorkerPool {
   #alive = 0;
   #closed = false;
   /** Lets the warm workers go once no lease was taken for `idleMs`. */
-  #cooling: number | undefined;
+  #cooling: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: WorkerPoolOptions) {
     this.#options = {
@@ -110,11 +110,12 @@ export class WorkerPool {
   /** After `idleMs` with no lease, the warm workers are terminated (the timer holds no exit). */
   #cool(): void {
     clearTimeout(this.#cooling);
-    this.#cooling = setTimeout(() => {
+    const cooling = setTimeout(() => {
       if (this.#busy.size > 0) return;
       for (const worker of this.#idle.splice(0)) this.#terminate(worker);
     }, this.#options.idleMs);
-    Deno.unrefTimer(this.#cooling);
+    Deno.unrefTimer(Number(cooling));
+    this.#cooling = cooling;
   }
 
   /** Stops every worker; waiting leases reject, lent ones are told through `onClose`. */
