@@ -14,6 +14,7 @@ import denoJson from "../deno.json" with { type: "json" };
 import { compileArgs, TARGETS, WORKER_FILES } from "../.github/scripts/compile.ts";
 import { ALLOW_ENV, ALLOW_WRITE, V8_FLAGS } from "../src/runtime_flags.ts";
 import { WORKER_MODULES } from "../src/worker_modules.ts";
+import { BUILD_STAMP, buildOf, codeDigest } from "../src/wire/build.ts";
 
 const REPOSITORY = fileURLToPath(new URL("..", import.meta.url));
 
@@ -28,6 +29,7 @@ Deno.test("compile script: every target gets the start task's flags, every worke
     );
     const included = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
     assert.deepEqual(included.sort(), [
+      "build_stamp.json",
       "src/index/answer/index_worker.ts",
       "src/index/fill/fill_worker.ts",
       "src/index/watch/watch_worker.ts",
@@ -42,6 +44,21 @@ Deno.test("compile script: every target gets the start task's flags, every worke
   }
   // The worker's Deno permissions need this at run time; compile embeds it from deno.json.
   assert.ok((denoJson.unstable as string[]).includes("worker-options"));
+});
+
+Deno.test("compile script: the build's stamp names the same build as the sources", async () => {
+  // What the binary reads (build_stamp.json, written by the script before compiling) and
+  // what a server run from the sources computes are one digest of the same files.
+  const code = REPOSITORY.replace(/[\\/]$/, "");
+  const digest = await codeDigest(code);
+  const at = await Deno.makeTempDir({ prefix: "fts-stamp-" });
+  try {
+    await Deno.writeTextFile(`${at}/${BUILD_STAMP}`, JSON.stringify({ digest }));
+    assert.equal(await buildOf("9.9.9", at), `9.9.9+${digest}`);
+    assert.equal(await buildOf("9.9.9", code), `9.9.9+${digest}`);
+  } finally {
+    await Deno.remove(at, { recursive: true });
+  }
 });
 
 Deno.test("compile script: each included module exists and is one the server starts", () => {

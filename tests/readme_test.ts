@@ -170,3 +170,11 @@ Deno.test("README command-line example prints a table", async () => {
   assert.match(stdout, /\nREADME\.md\s+file/);
   assert.doesNotMatch(stdout, /^\S+\.ts\s/m, "the glob leaves other files out");
 });
+
+Deno.test("README's status command runs as printed", async () => {
+  const line = blocks("sh").flatMap((b) => b.split("\n")).find((l) => /task -q cli status/.test(l));
+  assert.ok(line, "README has a status command");
+  const { code, stdout } = await runInClone(line.replace(/\s+#.*$/, ""));
+  assert.equal(code, 0);
+  assert.match(stdout, /^(No index services\.|service pid \d+, build )/);
+});

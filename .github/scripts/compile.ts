@@ -1,7 +1,8 @@
 /**
  * Compiles the server into one binary per target, with the flags of `deno task start`
- * (src/runtime_flags.ts) and every worker module of src/worker_modules.ts, which
- * `deno compile` does not find by itself.
+ * (src/runtime_flags.ts), every worker module of src/worker_modules.ts, which
+ * `deno compile` does not find by itself, and the build's digest (`build_stamp.json`,
+ * src/wire/build.ts), written from the sources first.
  *
  * Usage: `deno task compile` (the host), `deno task compile <target>...`, or
  * `deno task compile all`; `--dry-run` prints the commands instead of running them.
@@ -10,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SERVER_FLAGS } from "../../src/runtime_flags.ts";
 import { WORKER_MODULES } from "../../src/worker_modules.ts";
+import { BUILD_STAMP, codeDigest } from "../../src/wire/build.ts";
 
 /** Every target a release ships. */
 export const TARGETS = [
@@ -37,6 +39,9 @@ export function compileArgs(target: string | null): string[] {
     "compile",
     ...flags,
     ...WORKER_FILES.flatMap((file) => ["--include", file]),
+    // The build's digest (contract §28a), written from the sources before compiling.
+    "--include",
+    BUILD_STAMP,
     ...(target === null ? [] : ["--target", target]),
     "--output",
     output,
@@ -55,13 +60,26 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   const targets = words.includes("all") ? [...TARGETS] : words.length === 0 ? [null] : words;
-  for (const target of targets) {
-    const args = compileArgs(target);
-    if (dryRun) {
-      console.log(["deno", ...args].join(" "));
-      continue;
+  const stamp = path.join(REPOSITORY, BUILD_STAMP);
+  const digest = await codeDigest(REPOSITORY.replace(/[\\/]$/, ""));
+  if (!dryRun) Deno.writeTextFileSync(stamp, JSON.stringify({ digest }) + "\n");
+  let failed = 0;
+  try {
+    for (const target of targets) {
+      const args = compileArgs(target);
+      if (dryRun) {
+        console.log(["deno", ...args].join(" "));
+        continue;
+      }
+      const { code } = await new Deno.Command(Deno.execPath(), { args }).spawn().status;
+      if (code !== 0) {
+        failed = code;
+        break;
+      }
     }
-    const { code } = await new Deno.Command(Deno.execPath(), { args }).spawn().status;
-    if (code !== 0) Deno.exit(code);
+  } finally {
+    // Never left beside the sources: a server run from them would take it for its build.
+    if (!dryRun) Deno.removeSync(stamp);
   }
+  if (failed !== 0) Deno.exit(failed);
 }

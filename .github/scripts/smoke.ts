@@ -2,8 +2,9 @@
  * Release smoke test: starts a compiled binary as an MCP server on a temp folder,
  * initializes over stdio, lists the tools and runs one search, then searches until the
  * root's live index answers (contract §18: the binary carries the index's workers; one
- * left out turns the index off for good, which this sees). Exits non-zero on any
- * failure. Usage: deno run --allow-all .github/scripts/smoke.ts <binary>
+ * left out turns the index off for good, which this sees), shared under the build its
+ * compile wrote (contract §28a), which `status` names and `stop` ends. Exits non-zero on
+ * any failure. Usage: deno run --allow-all .github/scripts/smoke.ts <binary>
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,6 +20,14 @@ interface RootIndex {
   entries: number;
   reason?: string;
   answers?: { index: number; walk: number };
+  shared?: { build?: string; reason?: string };
+}
+
+/** Runs the binary with `args`: its exit code and what it printed. */
+async function run(...args: string[]): Promise<{ code: number; out: string }> {
+  const out = await new Deno.Command(binary, { args, stdout: "piped", stderr: "piped" }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  return { code: out.code, out: text };
 }
 
 try {
@@ -72,6 +81,17 @@ try {
     if ((index.answers?.index ?? 0) <= before) {
       throw new Error(`the index did not answer: ${JSON.stringify(index)}`);
     }
+    // Shared (contract §28a): the binary names its build by the digest its build wrote, and
+    // `status` and `stop` reach its service.
+    if (!/^\d+\.\d+\.\d+.*\+[0-9a-f]{12}$/.test(index.shared?.build ?? "")) {
+      throw new Error(`the index is not shared under a build: ${JSON.stringify(index.shared)}`);
+    }
+    const status = await run("status");
+    if (status.code !== 0 || !status.out.includes(index.shared!.build!)) {
+      throw new Error(`status: ${status.code} ${status.out}`);
+    }
+    const stop = await run("stop", root);
+    if (stop.code !== 0 || !/^stopped: /m.test(stop.out)) throw new Error(`stop: ${stop.out}`);
   }
   await client.close();
   console.log(`smoke ok: ${binary} (${names.join(", ")}; index ${JSON.stringify(index)})`);

@@ -163,6 +163,21 @@ export class LiveIndex implements Scanner {
       : { state: "off", entries: 0, reason: "not used yet" };
   }
 
+  /**
+   * A call walked elsewhere on these roots runs now (a session of an index service, walking
+   * while the index is built): the fills give way to it as to a call of this index, until
+   * the returned function is called (once).
+   */
+  hold(): () => void {
+    this.#calls.begin();
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.#calls.end(this.#clock.now());
+    };
+  }
+
   close(): void {
     this.#calls.close();
     this.#keeper.close();

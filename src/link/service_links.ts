@@ -31,9 +31,14 @@ interface Link {
   rejoin: boolean;
   /** Calls waiting for the link to be up or down. */
   waiters: (() => void)[];
+  /** This session's walks of the root under way, and whether its service was told (hold). */
+  walks: Map<number, boolean>;
 }
 
-type Asked = Exclude<ToService, { t: "hello" } | { t: "cancel" }>;
+type Asked = Exclude<
+  ToService,
+  { t: "hello" } | { t: "cancel" } | { t: "hold" } | { t: "release" }
+>;
 type Question = Asked extends infer Q ? Q extends { id: number } ? Omit<Q, "id"> : never : never;
 
 interface Pending {
@@ -79,6 +84,7 @@ export class ServiceLinks {
       triedAt: -Infinity,
       rejoin: false,
       waiters: [],
+      walks: new Map(),
     }));
     worker.onmessage = (event: MessageEvent<FromLink>) => this.#told(event.data);
     worker.postMessage({ type: "init", ...setup } satisfies ToLink);
@@ -139,6 +145,27 @@ export class ServiceLinks {
     if (link.state === "connecting" && link.rejoin) await this.#settled(i, REJOIN_MS);
     if (!this.up(i)) return this.why(i);
     return await this.#put(i, question, options);
+  }
+
+  /**
+   * This session walks a call on root `i` now: its service's build gives way to it (told now,
+   * or as soon as the link is up) until the returned function is called (contract §28a).
+   */
+  walking(i: number): () => void {
+    const link = this.#links[i]!;
+    const id = this.#next++;
+    link.walks.set(id, false);
+    if (link.state === "up") this.#hold(i, id);
+    return () => {
+      const told = link.walks.get(id);
+      link.walks.delete(id);
+      if (told && link.state === "up") this.#send(i, { t: "release", id });
+    };
+  }
+
+  #hold(i: number, id: number): void {
+    this.#links[i]!.walks.set(id, true);
+    this.#send(i, { t: "hold", id });
   }
 
   /** Waits until root `i`'s link is up or down, at most `ms`. */
@@ -226,6 +253,7 @@ export class ServiceLinks {
       link.why = "";
       link.rejoin = false;
       for (const waiter of link.waiters.splice(0)) waiter();
+      for (const [id, told] of link.walks) if (!told) this.#hold(message.root, id);
     } else if (message.type === "down") {
       if (link.state === "up" || link.state === "connecting") {
         this.#log(`index: ${name} has no link to its index service: ${message.why}.`);
@@ -252,6 +280,7 @@ export class ServiceLinks {
       link.why = why;
       link.state = !retry || link.failures >= MOST_FAILURES ? "given up" : "idle";
       link.rejoin = wasUp && link.state === "idle";
+      for (const id of link.walks.keys()) link.walks.set(id, false); // released at its end
     }
     for (const [id, pending] of this.#pending) {
       if (pending.root !== i) continue;

@@ -89,7 +89,13 @@ export class SharedIndex implements Scanner {
     } else why = reply.walk ?? "its shared index did not answer";
     this.#marks[i] = null;
     this.#answers.walk(path, why, options.onAnswered);
-    return await this.#walk.run(withTimeSpent(request, Date.now() - madeAt), options);
+    // While it walks, its service's build gives way (the two would read the disk at once).
+    const release = this.#links.walking(i);
+    try {
+      return await this.#walk.run(withTimeSpent(request, Date.now() - madeAt), options);
+    } finally {
+      release();
+    }
   }
 
   /** The root's journal as of its service's last answer (clocks name the service's run). */

@@ -70,6 +70,8 @@ const TO_SERVICE = z.discriminatedUnion("t", [
   z.object({ t: z.literal("cancel"), id: count }),
   z.object({ t: z.literal("journal"), id: count, query }),
   z.object({ t: z.literal("status"), id: count }),
+  z.object({ t: z.literal("hold"), id: count }),
+  z.object({ t: z.literal("release"), id: count }),
   z.object({ t: z.literal("about") }),
   z.object({ t: z.literal("stop") }),
 ]);

@@ -5,7 +5,9 @@
  * After its hello (another build, or another service's name, is refused) come its calls,
  * each answered from the service's live index or told to walk (with why, and the build's
  * progress while the index is built), its cancels, its journal and status questions, in
- * any order and at once; every reply goes through the connection's one writer, so none is
+ * any order and at once, and its walks the build gives way to (`hold`, `release`: while its
+ * index is built, a session's walk and the build do not read the disk at once); every
+ * reply goes through the connection's one writer, so none is
  * written inside another. `about` and `stop` (from `file-time-search status` and `stop`)
  * need no hello. Its calls are cancelled when the connection ends.
  *
@@ -68,6 +70,8 @@ export interface SessionDeps {
 /** Serves one connection until it ends. */
 export async function serveSession(conn: Deno.Conn, deps: SessionDeps): Promise<void> {
   const running = new Map<number, AbortController>();
+  /** The session's walks the build gives way to, each until its release or this end. */
+  const holds = new Map<number, () => void>();
   const writer = new Writer(conn);
   const reply = (message: FromService) => writer.send(message).catch(() => {});
   let joined = false;
@@ -121,6 +125,11 @@ export async function serveSession(conn: Deno.Conn, deps: SessionDeps): Promise<
         running.get(message.id)?.abort(new DOMException("cancelled", "AbortError"));
       } else if (message.t === "journal") {
         void journal(message, deps, reply).catch((err) => failed(deps, err, end));
+      } else if (message.t === "hold") {
+        if (!holds.has(message.id)) holds.set(message.id, deps.index.hold());
+      } else if (message.t === "release") {
+        holds.get(message.id)?.();
+        holds.delete(message.id);
       } else if (message.t === "status") {
         const status = deps.index.status()[deps.at]!;
         const journal = journalMark(deps);
@@ -134,6 +143,7 @@ export async function serveSession(conn: Deno.Conn, deps: SessionDeps): Promise<
   } finally {
     clearTimeout(hello);
     for (const control of running.values()) control.abort(new DOMException("gone", "AbortError"));
+    for (const release of holds.values()) release();
     end();
     if (joined) deps.left();
   }

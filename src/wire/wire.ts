@@ -57,6 +57,12 @@ export type ToService =
   | { t: "cancel"; id: number }
   | { t: "journal"; id: number; query: JournalQuery }
   | { t: "status"; id: number }
+  /**
+   * The session walks a call on this root now (its index not ready, or the service not yet
+   * reached when the walk began): the build gives way to it until `release` (contract §28a).
+   */
+  | { t: "hold"; id: number }
+  | { t: "release"; id: number }
   /** What the service is (no hello needed: `file-time-search status`). */
   | { t: "about" }
   /** End now, as at the idle end (`file-time-search stop`). */

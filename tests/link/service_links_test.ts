@@ -79,3 +79,40 @@ Deno.test("service links: a silent service is let go at the deadline; waiting is
   clearInterval(timer);
   waiting.close();
 });
+
+Deno.test("service links: a walk tells its service to hold its build, also once the link is up", () => {
+  const sent: string[] = [];
+  let tell: (m: FromLink) => void = () => {};
+  const worker = {
+    onmessage: null as ((event: MessageEvent<FromLink>) => void) | null,
+    postMessage(message: ToLink) {
+      tell = (m) => worker.onmessage?.({ data: m } as never);
+      if (message.type === "send") {
+        const m = message.message as { t: string; id?: number };
+        sent.push(`${m.t} ${m.id}`);
+      }
+    },
+    terminate() {},
+  };
+  const links = new ServiceLinks({ ...SETUP, roots: [{} as never] }, worker as unknown as Worker);
+  links.ensure(0);
+  // A walk begun before the link is up: told as the link comes up, released at its end.
+  const first = links.walking(0);
+  assert.deepEqual(sent, []);
+  const facts = { pid: 1, build: "0+0", run: "r", startedAt: 0, sessions: 1, idleMs: 0 };
+  tell({ type: "up", root: 0, facts, started: true });
+  assert.deepEqual(sent, ["hold 1"]);
+  const second = links.walking(0);
+  assert.deepEqual(sent, ["hold 1", "hold 2"]);
+  first();
+  first(); // once
+  assert.deepEqual(sent, ["hold 1", "hold 2", "release 1"]);
+  // The link drops: the service let its holds go; up again, the walk under way is told again.
+  tell({ type: "down", root: 0, why: "gone", retry: true });
+  links.ensure(0);
+  tell({ type: "up", root: 0, facts, started: false });
+  assert.deepEqual(sent, ["hold 1", "hold 2", "release 1", "hold 2"]);
+  second();
+  assert.deepEqual(sent.at(-1), "release 2");
+  links.close();
+});
