@@ -20,6 +20,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ensureTree } from "./tree.ts";
+import { stopAll } from "./services.ts";
 import { fd, floor, todayWindows, window } from "./walkers.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 
@@ -69,25 +70,6 @@ async function session(root: string, env: Record<string, string>) {
     return index.state === "ready";
   };
   return { call, ready, close: () => client.close() };
-}
-
-/** Every index service of this user now running (from `/proc`). */
-function services(): number[] {
-  const pids: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
-      const at = args.indexOf("service");
-      if (at >= 0 && args[at + 1]?.startsWith('{"roots":')) pids.push(Number(entry.name));
-    } catch { /* ended, or not ours */ }
-  }
-  return pids;
-}
-
-async function stopAll(): Promise<void> {
-  for (const pid of services()) Deno.kill(pid, "SIGTERM");
-  while (services().length > 0) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** Starts a session, then asks `every` ms (0: never) until its index is ready: ms to ready. */

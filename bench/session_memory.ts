@@ -23,6 +23,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { processPssMb } from "./process_memory.ts";
 import { ensureTree } from "./tree.ts";
+import { services, stopAll } from "./services.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 
 const { values } = parseArgs({
@@ -69,25 +70,6 @@ async function untilReady(s: Session, shared: boolean): Promise<void> {
     ) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-/** Every index service of this user now running (from `/proc`). */
-function services(): number[] {
-  const pids: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
-      const at = args.indexOf("service");
-      if (at >= 0 && args[at + 1]?.startsWith('{"roots":')) pids.push(Number(entry.name));
-    } catch { /* ended, or not ours */ }
-  }
-  return pids;
-}
-
-async function stopAll(): Promise<void> {
-  for (const pid of services()) Deno.kill(pid, "SIGTERM");
-  while (services().length > 0) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** PSS in MB of the sessions and every service, after the settle time. */

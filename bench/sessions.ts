@@ -26,6 +26,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { processMemoryMb, processPssMb } from "./process_memory.ts";
 import { ensureTree } from "./tree.ts";
+import { services } from "./services.ts";
 import { fd, todayWindows, window } from "./walkers.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 
@@ -89,21 +90,6 @@ async function search(s: Session, k: number): Promise<number> {
     arguments: { timeField: "modified", limit: 100, ...window(k) },
   });
   return performance.now() - t0;
-}
-
-/** Every index service of `root` now running. */
-function services(root: string): number[] {
-  const pids: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
-      const at = args.indexOf("service");
-      const roots = (JSON.parse(args[at + 1] ?? "{}") as { roots?: { root: string }[] }).roots;
-      if (at >= 0 && roots?.some((r) => r.root === root)) pids.push(Number(entry.name));
-    } catch { /* ended, or not ours */ }
-  }
-  return pids;
 }
 
 function watches(pid: number): number {

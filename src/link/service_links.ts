@@ -19,6 +19,11 @@ export const MOST_FAILURES = 3;
 const RETRY_MS = 1000;
 /** How long a call waits for a link that dropped to be made again before it walks. */
 const REJOIN_MS = 3000;
+/**
+ * When a service none answers for is started, against this session's walks of its roots:
+ * once none ran for `quietMs`; after `soonMs`, in the first gap; after `latestMs`, anyway.
+ */
+const START_QUIET = { quietMs: 250, soonMs: 2000, latestMs: 10_000 };
 
 /** A root's link to its service. */
 interface Link {
@@ -33,6 +38,8 @@ interface Link {
   waiters: (() => void)[];
   /** This session's walks of the root under way, and whether its service was told (hold). */
   walks: Map<number, boolean>;
+  /** When a walk of the root last began or ended here. */
+  walkedAt: number;
 }
 
 type Asked = Exclude<
@@ -49,6 +56,14 @@ interface Pending {
   alive(): void;
 }
 
+/** How long a question may take, its cancel, and where its progress goes. */
+interface AskOptions {
+  timeoutMs: number;
+  mostMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: ScanProgress) => void;
+}
+
 /** The link worker's settings: where the sockets are, and how a service is started. */
 export type LinkSetup = Omit<Extract<ToLink, { type: "init" }>, "type">;
 
@@ -58,6 +73,7 @@ export class ServiceLinks {
   readonly #links: Link[];
   readonly #pending = new Map<number, Pending>();
   #next = 1;
+  #closed = false;
 
   readonly #log: (message: string) => void;
   readonly #startArgs: (roots: readonly number[]) => string[];
@@ -85,6 +101,7 @@ export class ServiceLinks {
       rejoin: false,
       waiters: [],
       walks: new Map(),
+      walkedAt: -Infinity,
     }));
     worker.onmessage = (event: MessageEvent<FromLink>) => this.#told(event.data);
     worker.postMessage({ type: "init", ...setup } satisfies ToLink);
@@ -134,12 +151,7 @@ export class ServiceLinks {
   async ask(
     i: number,
     question: Question,
-    options: {
-      timeoutMs: number;
-      mostMs?: number;
-      signal?: AbortSignal;
-      onProgress?: (p: ScanProgress) => void;
-    },
+    options: AskOptions,
   ): Promise<FromService | string> {
     const link = this.#links[i]!;
     if (link.state === "connecting" && link.rejoin) await this.#settled(i, REJOIN_MS);
@@ -156,11 +168,34 @@ export class ServiceLinks {
     const id = this.#next++;
     link.walks.set(id, false);
     if (link.state === "up") this.#hold(i, id);
+    link.walkedAt = Date.now();
     return () => {
       const told = link.walks.get(id);
       link.walks.delete(id);
+      link.walkedAt = Date.now();
       if (told && link.state === "up") this.#send(i, { t: "release", id });
     };
+  }
+
+  /**
+   * Runs `then` once none of `roots` is walked here and none was for `quietMs`; after
+   * `soonMs`, at the first moment none is walked; after `latestMs`, whatever the walks.
+   */
+  #whenQuiet(roots: readonly number[], then: () => void): void {
+    const from = Date.now();
+    const look = () => {
+      if (this.#closed) return;
+      const now = Date.now();
+      const links = roots.map((i) => this.#links[i]!);
+      const idle = links.every((l) => l.walks.size === 0);
+      const quiet = idle && links.every((l) => now - l.walkedAt >= START_QUIET.quietMs);
+      if (
+        quiet || (idle && now - from >= START_QUIET.soonMs) || now - from >= START_QUIET.latestMs
+      ) {
+        then();
+      } else setTimeout(look, 50);
+    };
+    setTimeout(look, START_QUIET.quietMs);
   }
 
   #hold(i: number, id: number): void {
@@ -180,12 +215,7 @@ export class ServiceLinks {
   #put(
     i: number,
     question: Question,
-    options: {
-      timeoutMs: number;
-      mostMs?: number;
-      signal?: AbortSignal;
-      onProgress?: (p: ScanProgress) => void;
-    },
+    options: AskOptions,
   ): Promise<FromService | string> {
     const id = this.#next++;
     const { signal, onProgress } = options;
@@ -225,6 +255,7 @@ export class ServiceLinks {
   }
 
   close(): void {
+    this.#closed = true;
     this.#worker.terminate();
     for (const pending of this.#pending.values()) pending.resolve("the server is closing");
   }
@@ -235,8 +266,12 @@ export class ServiceLinks {
 
   #told(message: FromLink): void {
     if (message.type === "start?") {
-      const args = this.#startArgs(message.roots);
-      this.#worker.postMessage({ type: "start", roots: message.roots, args } satisfies ToLink);
+      // Started once this session's walks of these roots leave the disk to it (contract
+      // §28a: the first call at start-up is one walk, not a walk beside a build).
+      this.#whenQuiet(message.roots, () => {
+        const args = this.#startArgs(message.roots);
+        this.#worker.postMessage({ type: "start", roots: message.roots, args } satisfies ToLink);
+      });
       return;
     }
     const link = this.#links[message.root]!;

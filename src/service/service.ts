@@ -179,39 +179,53 @@ async function serveUntilIdle(
       idleEndsAt,
     };
   };
-  const accepting = held.map((h, i) =>
-    (async () => {
-      for await (const conn of h.listener) {
-        void serveSession(conn, {
-          index,
-          pages,
-          root: h.root,
-          at: i,
-          version: settings.version,
-          build: settings.build,
-          name: h.name,
-          facts: () => facts(h),
-          about,
-          log,
-          stop: () => ended("told to stop"),
-          joined: () => {
-            h.sessions++;
-            sessions++;
-            busy();
-          },
-          left: () => {
-            h.sessions--;
-            if (--sessions > 0) return;
-            if (settings.idleMs === 0) ended("its last session ended");
-            else idle(settings.idleMs);
-          },
-        });
+  let closing = false;
+  // Each root's accept loop outlives its errors (out of descriptors: EMFILE, ENFILE), trying
+  // again after a pause that doubles up to a second; it ends when the service closes.
+  const accepting = held.map(async (h, i) => {
+    let pause = 10;
+    while (!closing) {
+      let conn: Deno.Conn;
+      try {
+        conn = await h.listener.accept();
+        pause = 10;
+      } catch (err) {
+        if (closing) return;
+        log(`a connection could not be accepted (${err instanceof Error ? err.name : "error"})`);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        pause = Math.min(pause * 2, 1000);
+        continue;
       }
-    })().catch(() => {})
-  );
+      void serveSession(conn, {
+        index,
+        pages,
+        root: h.root,
+        at: i,
+        version: settings.version,
+        build: settings.build,
+        name: h.name,
+        facts: () => facts(h),
+        about,
+        log,
+        stop: () => ended("told to stop"),
+        joined: () => {
+          h.sessions++;
+          sessions++;
+          busy();
+        },
+        left: () => {
+          h.sessions--;
+          if (--sessions > 0) return;
+          if (settings.idleMs === 0) ended("its last session ended");
+          else idle(settings.idleMs);
+        },
+      });
+    }
+  });
   const why = await end;
   busy();
   stopOn?.removeEventListener("abort", stopped);
+  closing = true;
   for (const h of held) h.listener.close(); // removes the socket file
   await Promise.all(accepting);
   index.close();

@@ -5,7 +5,8 @@
  * sends what is not a whole message of ours (not JSON, JSON of the wrong shape, a line past
  * the bound, half a line then nothing) loses its own connection and nothing else (the
  * service lives on, a session is still answered by its index); 30 pages of `limit: 1000`
- * are all answered by the index, and the sessions the service counts are the open ones.
+ * are all answered by the index, and the sessions the service counts are the open ones; a
+ * service out of file descriptors accepts again once they are free.
  */
 import assert from "node:assert/strict";
 import { T0, type TreeSpec } from "../helpers/tree.ts";
@@ -32,6 +33,11 @@ import {
 import denoJson from "../../deno.json" with { type: "json" };
 
 const ignore = SHARED_SKIP !== null;
+/** Whether `prlimit` (util-linux) is here to lower a service's open-file limit. */
+const PRLIMIT = !ignore &&
+  new Deno.Command("sh", { args: ["-c", "command -v prlimit"], stdout: "null" }).outputSync()
+    .success;
+if (!ignore && !PRLIMIT) console.log("the open-file limit test is skipped: no prlimit here");
 
 /**
  * `files` files, with long names unless `short` (a page of 1,000 long names is far more than
@@ -204,5 +210,36 @@ Deno.test({
     const answers = await answeredBy(b);
     assert.equal(answers.walk, 0, `every page from the index: ${JSON.stringify(answers)}`);
     assert.equal((await rootIndex(a) as { shared?: { sessions?: number } }).shared?.sessions, 2);
+  },
+});
+
+Deno.test({
+  name: "service wire: out of descriptors, a service accepts again once they are free",
+  ignore: ignore || !PRLIMIT,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(spec(10));
+    await using a = await session(tree.root, { SHARED_INDEX_IDLE: "60" });
+    await readyShared(a);
+    const [pid] = servicePids(tree.root);
+    const { socket } = await servicePathsOf(tree.root);
+    // 50 descriptors left to it: most of 300 connections cannot be accepted (EMFILE).
+    const open = [...Deno.readDirSync(`/proc/${pid}/fd`)].length;
+    const limit = await new Deno.Command("prlimit", {
+      args: [`--pid=${pid}`, `--nofile=${open + 50}:${open + 50}`],
+      stderr: "piped",
+    }).output();
+    assert.ok(limit.success, new TextDecoder().decode(limit.stderr));
+    const conns: Deno.Conn[] = [];
+    for (let i = 0; i < 300; i++) {
+      conns.push(await Deno.connect({ transport: "unix", path: socket }));
+    }
+    for (const conn of conns) conn.close();
+    // Free again: a new session is answered by the same service's index.
+    await using b = await session(tree.root);
+    await readyShared(b);
+    assert.equal((await b.search({ timeField: "modified", limit: 5 })).isError, false);
+    assert.deepEqual(await answeredBy(b), { index: 1, walk: 0 });
+    assert.deepEqual(servicePids(tree.root), [pid], "the same service");
   },
 });
