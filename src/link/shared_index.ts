@@ -37,6 +37,9 @@ export class SharedIndex implements Scanner {
   readonly #order: string[];
   readonly #answers: Answers;
   readonly #marks: (JournalMark | null)[];
+  readonly #log: (message: string) => void;
+  /** Whether each root's index was said to be ready (once, in the session's log). */
+  readonly #readySaid: boolean[];
 
   /**
    * `roots` in order (by path); `own` answers a root whose service could not be had, and
@@ -48,7 +51,10 @@ export class SharedIndex implements Scanner {
     own: LiveIndex,
     walk: Scanner,
     eager: boolean,
+    log: (message: string) => void = () => {},
   ) {
+    this.#log = log;
+    this.#readySaid = roots.map(() => false);
     this.#order = [...roots];
     this.#links = links;
     this.#own = own;
@@ -83,6 +89,7 @@ export class SharedIndex implements Scanner {
       const { code, message, fix, details } = reply.error;
       throw new ToolError(code as ErrorCode, message, fix, details);
     } else if (reply.outcome) {
+      this.#ready(i);
       this.#marks[i] = reply.journal;
       this.#answers.index(path, options.onAnswered);
       return reply.outcome;
@@ -141,11 +148,19 @@ export class SharedIndex implements Scanner {
         return { state: "starting", entries: 0, ...mine, shared: { reason } };
       }
       if (reply.journal !== undefined) this.#marks[i] = reply.journal;
+      if (reply.status.state === "ready") this.#ready(i);
       const { answers: _all, lastWalk: _last, ...index } = reply.status;
       const { sessions, startedAt, build } = reply.facts;
       const since = new Date(startedAt).toISOString();
       return { ...index, ...mine, shared: { sessions, since, build } };
     }));
+  }
+
+  /** Says once in the log that root `i`'s index is ready in its service (contract §28a). */
+  #ready(i: number): void {
+    if (this.#readySaid[i]) return;
+    this.#readySaid[i] = true;
+    this.#log(`index: root #${i + 1} is ready in its index service; answers come from its memory.`);
   }
 
   close(): void {

@@ -181,7 +181,14 @@ export async function serve(options: ServeOptions): Promise<void> {
     : null;
   // Shared (contract §28): each root's calls go to its service where it can be had.
   const index = own && typeof links !== "string"
-    ? new SharedIndex(config.roots.map((r) => r.path), links, own, walk, config.index.mode === "on")
+    ? new SharedIndex(
+      config.roots.map((r) => r.path),
+      links,
+      own,
+      walk,
+      config.index.mode === "on",
+      (message) => mcpLog.log("info", message),
+    )
     : own;
   const notShared = typeof links === "string" ? { shared: { reason: links } } : {};
   if (typeof links === "string" && own && options.serviceCommand) {

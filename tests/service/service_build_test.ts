@@ -189,3 +189,33 @@ Deno.test({
     assert.ok(!laterNotes.some((n) => n.code === "IndexBuilding"), "not once it is ready");
   },
 });
+
+Deno.test({
+  name:
+    "service build: a session's log says it started or joined a service, ready, and a link dropped",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(SPEC);
+    await using a = await session(tree.root);
+    await readyShared(a);
+    const [pid] = servicePids(tree.root);
+    const build = BUILD.replace("+", "\\+");
+    assert.match(
+      a.stderrTail(),
+      new RegExp(`index: root #1 started its index service \\(pid ${pid}, build ${build}, `),
+    );
+    assert.match(a.stderrTail(), /index: root #1 is ready in its index service/);
+    await using b = await session(tree.root);
+    await readyShared(b);
+    assert.match(
+      b.stderrTail(),
+      new RegExp(`index: root #1 joined its index service \\(pid ${pid}`),
+    );
+    Deno.kill(pid!, "SIGKILL");
+    await until(
+      () => /index: root #1 has no link to its index service: /.test(b.stderrTail()),
+      "the drop said",
+    );
+  },
+});
