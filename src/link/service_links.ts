@@ -299,8 +299,10 @@ export class ServiceLinks {
       const reply = message.message;
       if (!("id" in reply)) return;
       const pending = this.#pending.get(reply.id);
-      if (reply.t === "progress") pending?.onProgress?.(reply.progress);
-      else if (reply.t === "waiting") pending?.alive();
+      if (reply.t === "progress") {
+        pending?.alive();
+        pending?.onProgress?.(reply.progress);
+      } else if (reply.t === "waiting") pending?.alive();
       else pending?.resolve(reply);
     }
   }

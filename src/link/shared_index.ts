@@ -26,6 +26,8 @@ import { type JournalMark, TURN_WAIT_MS } from "../wire/mod.ts";
 
 /** How long a call waits for its service beyond its own deadline (the service's grace). */
 const GRACE_MS = 2000;
+/** How long a service may be silent during a call (it says each second that it lives). */
+const SILENT_MS = 4000;
 /** How long a status or journal question may take. */
 const QUESTION_MS = 3000;
 
@@ -76,7 +78,9 @@ export class SharedIndex implements Scanner {
       i,
       { t: "scan", request, keepAll: options.keepAll ?? 0 },
       {
-        timeoutMs: request.limits.scanTimeoutMs + GRACE_MS,
+        // The service says each second that the call is under way: silent for SILENT_MS, it is
+        // hung, and the call is walked here with the time left (contract §28a, §19).
+        timeoutMs: Math.min(SILENT_MS, request.limits.scanTimeoutMs + GRACE_MS),
         mostMs: TURN_WAIT_MS + request.limits.scanTimeoutMs + GRACE_MS,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),

@@ -249,3 +249,33 @@ Deno.test({
     assert.deepEqual(servicePids(tree.root), [pid], "the same service");
   },
 });
+
+Deno.test({
+  name:
+    "service wire: a service stopped during a call costs no answer: the session walks it in time",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(spec(30, true));
+    const env = { SCAN_TIMEOUT_MS: "5000", ON_LIMIT: "partial" };
+    await using a = await session(tree.root, env);
+    await readyShared(a);
+    const [pid] = servicePids(tree.root);
+    const args = { timeField: "modified", limit: 100 };
+    const expected = (await a.search(args)).structuredContent as { matches: unknown[] };
+    Deno.kill(pid!, "SIGSTOP");
+    try {
+      const t0 = Date.now();
+      const result = await a.search(args);
+      const ms = Date.now() - t0;
+      const out = result.structuredContent as { matches: unknown[]; stats: { truncated: boolean } };
+      assert.equal(result.isError, false);
+      assert.equal(out.stats.truncated, false, "whole, not cut at the deadline");
+      assert.deepEqual(out.matches, expected.matches);
+      assert.ok(ms < 6000, `answered within the deadline and a second: ${ms} ms`);
+      assert.deepEqual((await answeredBy(a)).walk, 1, "by the session's own walk");
+    } finally {
+      Deno.kill(pid!, "SIGCONT");
+    }
+  },
+});
