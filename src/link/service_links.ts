@@ -88,14 +88,16 @@ export class ServiceLinks {
     options: {
       startArgs?: (roots: readonly number[]) => string[];
       log?: (message: string) => void;
+      /** Per root, why it is never shared (its own index answers it), or `null`. */
+      unshared?: readonly (string | null)[];
     } = {},
   ) {
     this.#worker = worker;
     this.#log = options.log ?? (() => {});
     this.#startArgs = options.startArgs ?? (() => []);
-    this.#links = setup.roots.map(() => ({
-      state: "idle",
-      why: "its service is not asked yet",
+    this.#links = setup.roots.map((_, i) => ({
+      state: options.unshared?.[i] ? "given up" : "idle",
+      why: options.unshared?.[i] ?? "its service is not asked yet",
       failures: 0,
       triedAt: -Infinity,
       rejoin: false,
@@ -284,7 +286,6 @@ export class ServiceLinks {
       );
       link.state = "up";
       link.facts = message.facts;
-      link.failures = 0;
       link.why = "";
       link.rejoin = false;
       for (const waiter of link.waiters.splice(0)) waiter();
@@ -303,17 +304,21 @@ export class ServiceLinks {
         pending?.alive();
         pending?.onProgress?.(reply.progress);
       } else if (reply.t === "waiting") pending?.alive();
-      else pending?.resolve(reply);
+      else if (pending) {
+        link.failures = 0; // it answered: a later loss counts from one again
+        pending.resolve(reply);
+      }
     }
   }
 
   /** Root `i`'s service is not connected (any more), for `why`. */
   #lost(i: number, why: string, retry: boolean): void {
     const link = this.#links[i]!;
-    // Counted once per link lost: the calls sent while it was going say so again.
+    // Counted once per link lost, and in a row until the service answers a question (a
+    // service that dies after each hello is given up after three, as one that never starts).
     if (link.state === "up" || link.state === "connecting") {
       const wasUp = link.state === "up";
-      link.failures = wasUp ? 1 : link.failures + 1;
+      link.failures++;
       link.why = why;
       link.state = !retry || link.failures >= MOST_FAILURES ? "given up" : "idle";
       link.rejoin = wasUp && link.state === "idle";

@@ -109,8 +109,16 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
     roots: roots.map(({ socket, name }) => ({ socket, name })),
     command: first,
   };
+  // Deno splits its permission flags at commas: a root whose path holds one cannot be granted
+  // to a service as itself, so it is never shared (its own index answers it, and says why).
+  const unshared = roots.map((r) =>
+    r.realPath.includes(",")
+      ? "its path holds a comma, which Deno's permission flags would split: its own index answers it"
+      : null
+  );
   return new ServiceLinks(setup, worker, {
-    startArgs,
+    startArgs: (which) => startArgs(which.filter((i) => unshared[i] === null)),
+    unshared,
     ...(options.log ? { log: options.log } : {}),
   });
 }

@@ -1,6 +1,7 @@
 /**
  * A stand-in for an index service of another build, listening on the socket given as its
- * argument: it says hello with build `0.0.0-other+000000000000` and writes each message's kind it is
+ * argument: it says hello with build `0.0.0-other+000000000000` (or, given a build and a
+ * version, as that build, then ends the connection) and writes each message's kind it is
  * sent to its stdout, one a line ("listening" first). Test-only.
  *
  * @module
@@ -8,6 +9,8 @@
 import { messages, type ToService, Writer } from "../../src/wire/wire.ts";
 
 const path = Deno.args[0]!;
+/** With a build and version: says hello as that build, then ends the connection at once. */
+const [sameBuild, sameVersion] = [Deno.args[1], Deno.args[2]];
 try {
   Deno.removeSync(path);
 } catch { /* none */ }
@@ -23,7 +26,8 @@ for await (const conn of listener) {
     for await (const message of messages<ToService>(conn)) {
       out(message.t);
       if (message.t === "hello") {
-        const build = "0.0.0-other+000000000000";
+        const build = sameBuild ?? "0.0.0-other+000000000000";
+        const version = sameVersion ?? "0.0.0-other";
         const facts = {
           pid: Deno.pid,
           build,
@@ -32,7 +36,8 @@ for await (const conn of listener) {
           sessions: 1,
           idleMs: 0,
         };
-        await new Writer(conn).send({ t: "hello", version: "0.0.0-other", build, facts });
+        await new Writer(conn).send({ t: "hello", version, build, facts });
+        if (sameBuild !== undefined) conn.close(); // as a service that dies after each hello
       }
     }
   })().catch(() => {});

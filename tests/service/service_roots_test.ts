@@ -69,3 +69,27 @@ Deno.test({
     assert.equal((await indexes(a))[0]!.shared?.sessions, 1);
   },
 });
+
+Deno.test({
+  name: "service roots: a root whose path holds a comma is kept unshared, says why, and is indexed",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(SPEC);
+    const root = `${tree.root}/proj,v2`;
+    Deno.mkdirSync(`${root}/a`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/a/one.txt`, "one");
+    await using s = await session(root);
+    let index!: Shared;
+    await until(async () => {
+      assert.equal((await s.search({ timeField: "modified" })).isError, false);
+      index = (await indexes(s))[0]!;
+      return index.state === "ready";
+    }, "its own index");
+    assert.match(index.shared?.reason ?? "", /comma/, JSON.stringify(index));
+    const before = index.answers!.index;
+    await s.search({ timeField: "modified" });
+    assert.equal((await indexes(s))[0]!.answers!.index, before + 1, "answered by its own index");
+    assert.deepEqual(servicePids(root), [], "no service for it");
+  },
+});

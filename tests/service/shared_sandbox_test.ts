@@ -12,20 +12,21 @@ import { rootIndex } from "../helpers/server.ts";
 import { until } from "../helpers/until.ts";
 import { NOBODY, NOBODY_SKIP, stageForNobody } from "../helpers/nobody.ts";
 import {
+  BUILD,
   servicePathsOf,
   servicePids,
   session,
+  type Shared,
   SHARED_SKIP,
   treeWithServices,
 } from "../helpers/sessions.ts";
+import denoJson from "../../deno.json" with { type: "json" };
 import { checkSocketFolder } from "../../src/wire/socket_folder.ts";
 import type { FromLink } from "../../src/link/link_messages.ts";
 
 const ignore = SHARED_SKIP !== null;
 const SPEC: TreeSpec = { "a/f.txt": { mtime: T0 }, "b/g.txt": { mtime: T0 + 1 } };
 const WINDOW = { timeField: "modified", limit: 100 };
-
-type Shared = { shared?: { sessions?: number; reason?: string }; state: string };
 
 Deno.test({
   name: "shared index: as nobody, a socket folder of mode 0777 or of another owner is not used",
@@ -92,6 +93,65 @@ Deno.test({
   },
 });
 
+/** The stand-in service (fake_service.ts) on `socket`, and each line it says. */
+function fakeService(socket: string, ...rest: string[]) {
+  const fake = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "-A",
+      new URL("../helpers/fake_service.ts", import.meta.url).pathname,
+      socket,
+      ...rest,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = fake.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let heard = "";
+  const next = async () => {
+    while (!heard.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      heard += value;
+    }
+    const line = heard.slice(0, heard.indexOf("\n"));
+    heard = heard.slice(heard.indexOf("\n") + 1);
+    return line;
+  };
+  return { fake, next };
+}
+
+Deno.test({
+  name: "shared index: a service that ends each connection after its hello is given up after three",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(SPEC);
+    const { socket } = await servicePathsOf(tree.root);
+    const { fake, next } = fakeService(socket, BUILD, denoJson.version);
+    try {
+      assert.equal(await next(), "listening");
+      await using s = await session(tree.root);
+      let index!: Shared & { lastWalk?: string };
+      await until(async () => {
+        assert.equal((await s.search(WINDOW)).isError, false);
+        index = await rootIndex(s) as Shared & { lastWalk?: string };
+        return index.state === "ready" && index.shared?.reason !== undefined;
+      }, "the session's own index");
+      assert.match(index.shared!.reason!, /its service went away|ended the connection/);
+      const before = index.answers!.index;
+      await s.search(WINDOW);
+      assert.equal((await rootIndex(s)).answers!.index, before + 1, "its own index answers");
+    } finally {
+      try {
+        fake.kill("SIGKILL");
+      } catch { /* ended */ }
+      await fake.status;
+    }
+  },
+});
+
 Deno.test({
   name: "shared index: a service of another build is not used",
   ignore,
@@ -100,29 +160,7 @@ Deno.test({
     await using tree = await treeWithServices(SPEC);
     const { socket, folder } = await servicePathsOf(tree.root);
     assert.equal(checkSocketFolder(folder, Deno.uid()!), null);
-    const fake = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--quiet",
-        "-A",
-        new URL("../helpers/fake_service.ts", import.meta.url).pathname,
-        socket,
-      ],
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    const lines = fake.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let heard = "";
-    const next = async () => {
-      while (!heard.includes("\n")) {
-        const { value, done } = await lines.read();
-        if (done) break;
-        heard += value;
-      }
-      const line = heard.slice(0, heard.indexOf("\n"));
-      heard = heard.slice(heard.indexOf("\n") + 1);
-      return line;
-    };
+    const { fake, next } = fakeService(socket);
     try {
       assert.equal(await next(), "listening");
       await using s = await session(tree.root);
