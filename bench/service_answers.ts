@@ -76,12 +76,15 @@ async function server(root: string, shared: boolean) {
   return { call, index, close: () => client.close() };
 }
 
+/** The tree's first two top-level folders (each `path` question asks one of them). */
+let tops: string[] = [];
+
 /** The questions, each asked RUNS times (each run another window where it has one). */
 const QUESTIONS: [string, (k: number) => Record<string, unknown>][] = [
   ["windowed newest-100", (k) => window(k)],
   ["newest-100, no window", () => ({})],
   ["**/*.md in a window", (k) => ({ glob: "**/*.md", ...window(k) })],
-  ["a path subfolder", (k) => ({ path: k % 2 ? "t001" : "t002" })],
+  ["a path subfolder", (k) => ({ path: tops[k % tops.length] })],
   ["a second page (limit 1000)", (k) => ({ limit: 1000, ...window(20 + k) })],
   ["a third page (limit 1000)", (k) => ({ limit: 1000, ...window(20 + k) })],
 ];
@@ -90,6 +93,8 @@ console.log(`Machine: ${os.cpus().length} cores, Deno ${Deno.version.deno}; medi
 for (const size of values.sizes.split(",")) {
   const { root, entries } = ensureTree(values.dir, size);
   todayWindows(size.endsWith("-today"));
+  tops = [...Deno.readDirSync(root)].filter((e) => e.isDirectory).map((e) => e.name).sort()
+    .slice(0, 2);
   console.log(`## ${size} (${entries} entries)\n`);
   const results: Record<string, number[]> = {};
   for (const shared of [false, true]) {
