@@ -55,10 +55,15 @@ async function session(root: string, env: Record<string, string>) {
   await client.connect(transport);
   const call = async (k: number) => {
     const t0 = performance.now();
-    const r = await client.callTool({
-      name: "fs.search_by_time",
-      arguments: { timeField: "modified", limit: 100, ...window(k) },
-    });
+    // Three walks of a large tree at once can take minutes: past the SDK's 60 s default.
+    const r = await client.callTool(
+      {
+        name: "fs.search_by_time",
+        arguments: { timeField: "modified", limit: 100, ...window(k) },
+      },
+      undefined,
+      { timeout: 900_000 },
+    );
     if (r.isError) throw new Error(JSON.stringify(r.content));
     return performance.now() - t0;
   };
