@@ -43,6 +43,9 @@ import type { IndexControl, IndexReport } from "./answer/mod.ts";
 import type { LiveIndexOptions } from "./live_index_options.ts";
 import { later, newRootIndex, type RootIndex, startIndex } from "./root_record.ts";
 
+/** How soon a watch is set up again after a folder vanished under its set-up. */
+const SHORTLY_MS = 500;
+
 /** The index went away under a call (its root went back to walks). */
 export class IndexStopped extends Error {}
 
@@ -267,13 +270,17 @@ export class RootKeeper {
   }
 
   /** The watch is over: watched again (`retry`), unless the stalls held forbid it. */
-  #lost(root: RootIndex, reason: string, retry: boolean | "soon"): void {
+  #lost(root: RootIndex, reason: string, retry: boolean | "soon" | "shortly"): void {
     const stalled = root.watch?.stalled ?? false;
     this.#stop(root, reason); // a stalled watch is held by the stalls now (stalls.ts)
     if (!retry) return;
     // Past the stalled watches a server may hold, one more stall: not watched again.
     if (stalled && this.stalls.exhausted) return this.#stop(root, stuckReason(this.stalls.held));
-    const ms = retry === "soon" ? 0 : this.#options.retryMs ?? 60_000;
+    const ms = retry === "soon"
+      ? 0
+      : retry === "shortly"
+      ? SHORTLY_MS
+      : this.#options.retryMs ?? 60_000;
     later(root, () => this.#watch(root), ms);
   }
 

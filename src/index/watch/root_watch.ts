@@ -34,9 +34,10 @@ export interface WatchEvents {
   changes(changes: Change[], rescan: boolean, lag: LagNews): void;
   /**
    * The watch cannot go on (`reason` has no path); `retry`: it may work later (`soon`: a
-   * barrier that did not pass, tried again at once).
+   * barrier that did not pass, tried again at once; `shortly`: a folder vanished while the
+   * watch was set up, tried again in half a second).
    */
-  lost(reason: string, retry: boolean | "soon"): void;
+  lost(reason: string, retry: boolean | "soon" | "shortly"): void;
 }
 
 /** Where a root's watch worker runs and what it watches. */
@@ -110,7 +111,10 @@ export class RootWatch {
         if (!same) this.#rootMoved();
       } else if (report.type === "failed") {
         const reason = `the watch failed: ${report.reason}`;
-        events.lost(reason, report.retry ?? true);
+        // A folder removed while the runtime set its watch up (a build or a rename storm):
+        // tried again shortly, not after the minute a failure of the watch itself waits.
+        const vanished = report.reason === "NotFound" && (report.retry ?? true);
+        events.lost(reason, vanished ? "shortly" : report.retry ?? true);
       } else events.lost(`the watch broke: ${report.reason}`, report.soon ? "soon" : true);
     };
     this.#worker.onerror = (event) => {
