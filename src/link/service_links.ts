@@ -12,6 +12,7 @@
 import type { FromLink, LinkRoot, ToLink } from "./link_messages.ts";
 import type { FromService, ServiceFacts, ToService } from "../wire/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
+import { Calls } from "../index/mod.ts";
 
 /** Failures in a row after which a root stops asking for a service (its own index answers). */
 export const MOST_FAILURES = 3;
@@ -20,8 +21,9 @@ const RETRY_MS = 1000;
 /** How long a call waits for a link that dropped to be made again before it walks. */
 const REJOIN_MS = 3000;
 /**
- * When a service none answers for is started, against this session's walks of its roots:
- * once none ran for `quietMs`; after `soonMs`, in the first gap; after `latestMs`, anyway.
+ * When a service none answers for is started, against this session's walks (as a live
+ * index starts against its calls, call_gate.ts): once none ran for `quietMs`; after
+ * `soonMs`, in the first gap; after `latestMs`, anyway.
  */
 const START_QUIET = { quietMs: 250, soonMs: 2000, latestMs: 10_000 };
 
@@ -38,8 +40,6 @@ interface Link {
   waiters: (() => void)[];
   /** This session's walks of the root under way, and whether its service was told (hold). */
   walks: Map<number, boolean>;
-  /** When a walk of the root last began or ended here. */
-  walkedAt: number;
 }
 
 type Asked = Exclude<
@@ -73,7 +73,10 @@ export class ServiceLinks {
   readonly #links: Link[];
   readonly #pending = new Map<number, Pending>();
   #next = 1;
-  #closed = false;
+  /** This session's walks under way: a service is started at a quiet moment of them. */
+  readonly #walking = new Calls();
+  /** Services to start at that moment. */
+  readonly #starts: (() => void)[] = [];
 
   readonly #log: (message: string) => void;
   readonly #startArgs: (roots: readonly number[]) => string[];
@@ -103,7 +106,6 @@ export class ServiceLinks {
       rejoin: false,
       waiters: [],
       walks: new Map(),
-      walkedAt: -Infinity,
     }));
     worker.onmessage = (event: MessageEvent<FromLink>) => this.#told(event.data);
     worker.postMessage({ type: "init", ...setup } satisfies ToLink);
@@ -170,34 +172,23 @@ export class ServiceLinks {
     const id = this.#next++;
     link.walks.set(id, false);
     if (link.state === "up") this.#hold(i, id);
-    link.walkedAt = Date.now();
+    this.#walking.begin();
     return () => {
+      if (!link.walks.has(id)) return;
       const told = link.walks.get(id);
       link.walks.delete(id);
-      link.walkedAt = Date.now();
+      this.#walking.end(Date.now());
       if (told && link.state === "up") this.#send(i, { t: "release", id });
     };
   }
 
-  /**
-   * Runs `then` once none of `roots` is walked here and none was for `quietMs`; after
-   * `soonMs`, at the first moment none is walked; after `latestMs`, whatever the walks.
-   */
-  #whenQuiet(roots: readonly number[], then: () => void): void {
-    const from = Date.now();
-    const look = () => {
-      if (this.#closed) return;
-      const now = Date.now();
-      const links = roots.map((i) => this.#links[i]!);
-      const idle = links.every((l) => l.walks.size === 0);
-      const quiet = idle && links.every((l) => now - l.walkedAt >= START_QUIET.quietMs);
-      if (
-        quiet || (idle && now - from >= START_QUIET.soonMs) || now - from >= START_QUIET.latestMs
-      ) {
-        then();
-      } else setTimeout(look, 50);
-    };
-    setTimeout(look, START_QUIET.quietMs);
+  /** Runs `start` at the next quiet moment of this session's walks (with any others due). */
+  #startQuietly(start: () => void): void {
+    this.#starts.push(start);
+    if (this.#starts.length > 1) return; // a quiet moment is awaited already
+    this.#walking.whenQuiet(START_QUIET, () => Date.now(), () => {
+      for (const due of this.#starts.splice(0)) due();
+    });
   }
 
   #hold(i: number, id: number): void {
@@ -257,7 +248,7 @@ export class ServiceLinks {
   }
 
   close(): void {
-    this.#closed = true;
+    this.#walking.close();
     this.#worker.terminate();
     for (const pending of this.#pending.values()) pending.resolve("the server is closing");
   }
@@ -270,7 +261,7 @@ export class ServiceLinks {
     if (message.type === "start?") {
       // Started once this session's walks of these roots leave the disk to it (contract
       // §28a: the first call at start-up is one walk, not a walk beside a build).
-      this.#whenQuiet(message.roots, () => {
+      this.#startQuietly(() => {
         const args = this.#startArgs(message.roots);
         this.#worker.postMessage({ type: "start", roots: message.roots, args } satisfies ToLink);
       });
