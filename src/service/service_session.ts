@@ -75,20 +75,18 @@ export async function serveSession(conn: Deno.Conn, deps: SessionDeps): Promise<
   const writer = new Writer(conn);
   const reply = (message: FromService) => writer.send(message).catch(() => {});
   let joined = false;
-  let said = false;
   const end = () => {
     try {
       conn.close();
     } catch { /* closed already */ }
   };
   const hello = setTimeout(() => {
-    if (said) return;
     deps.log("a connection said nothing in time: ended");
     end();
   }, HELLO_MS);
   try {
     for await (const raw of messages<unknown>(conn, { maxLine: MAX_LINE, lineMs: LINE_MS })) {
-      said = true;
+      clearTimeout(hello); // it said something
       const message = toService(raw);
       if (message === null) {
         deps.log("a connection sent a message that is not ours: ended");
