@@ -175,7 +175,8 @@ export function searchSaid(result: SearchResult, words: Words): Said {
       "An earlier scan of this root hung inside the file system; if this answer is slow or partial, that is why.",
     );
   }
-  if (result.walkedWhile !== undefined) note("IndexBuilding", buildingNote(result.walkedWhile));
+  const building = result.walkedWhy === undefined ? null : buildingNote(result.walkedWhy);
+  if (building !== null) note("IndexBuilding", building);
   if (result.cutForSize) {
     note(
       "CutForSize",
@@ -277,11 +278,17 @@ function plural(n: number, noun: "entry" | "file"): string {
 /** The most characters the `IndexBuilding` note adds to a result (kept free for it). */
 export const BUILDING_NOTE_ROOM = 400;
 
+/** A walk's reason that says its root's index is not ready yet (contract §28a). */
+const STILL_BUILDING =
+  /its index is being built|its watch is starting|its service is being reached|its service did not start/;
+
 /**
- * The `IndexBuilding` note (contract §28a): the call was walked because its root's index
- * is still being built (with how far it got) or its service is still being reached.
+ * The `IndexBuilding` note (contract §28a), when the call was walked because its root's
+ * index is still being built (with how far it got) or its service is still being reached;
+ * `null` for any other walk.
  */
-function buildingNote(why: string): string {
+function buildingNote(why: string): string | null {
+  if (!STILL_BUILDING.test(why)) return null;
   const so = /\((\d+) entries read so far\)/.exec(why)?.[1];
   const state = /being reached|did not start|service/.test(why) && so === undefined
     ? "its index service is still being reached"

@@ -59,10 +59,6 @@ function progressReporter(token: string | number | undefined, extra: HandlerExtr
   };
 }
 
-/** Why a call walked that says its root's index is not ready yet (contract §28a). */
-const STILL_BUILDING =
-  /its index is being built|its watch is starting|its service is being reached|its service did not start/;
-
 /** Answers a `fs.search_by_time` call. */
 export async function searchCall(
   params: ToolCallParams,
@@ -97,9 +93,7 @@ export async function searchCall(
     await progress.flush();
     const roots = result.roots ?? [result.request.root.path];
     const walked = /^a walk \((.*)\)$/s.exec(answeredBy)?.[1];
-    if (!result.roots && walked !== undefined && STILL_BUILDING.test(walked)) {
-      result.walkedWhile = walked;
-    }
+    if (!result.roots && walked !== undefined) result.walkedWhy = walked;
     for (const root of roots) offAnswers?.walk(root, "INDEX=off");
     if (result.roots) {
       result.output.clocks = roots.map((root) => ({ root, clock: rootClock(deps, root, started) }));

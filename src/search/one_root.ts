@@ -75,10 +75,10 @@ export interface SearchResult {
   /** Matches left out inside version-control folders (contract §27), of the part scanned. */
   vcs: number;
   /**
-   * Why this call was walked, when its root's index is still being built or its service
-   * still being reached (contract §28a): said in the `IndexBuilding` note.
+   * Why this call was walked, when it was (one root); the `IndexBuilding` note says it when
+   * the root's index is still being built or its service still being reached (§28a).
    */
-  walkedWhile?: string;
+  walkedWhy?: string;
 }
 
 /** What a search needs. */
