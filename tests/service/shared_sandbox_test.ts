@@ -93,8 +93,11 @@ Deno.test({
   },
 });
 
-/** The stand-in service (fake_service.ts) on `socket`, and each line it says. */
-function fakeService(socket: string, ...rest: string[]) {
+/**
+ * The stand-in service (fake_service.ts) on `socket`, once it listens: each line it says
+ * after that, and its end (killed when disposed, whatever the test left).
+ */
+async function fakeService(socket: string, ...rest: string[]) {
   const fake = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -119,7 +122,17 @@ function fakeService(socket: string, ...rest: string[]) {
     heard = heard.slice(heard.indexOf("\n") + 1);
     return line;
   };
-  return { fake, next };
+  assert.equal(await next(), "listening");
+  return {
+    fake,
+    next,
+    [Symbol.asyncDispose]: async () => {
+      try {
+        fake.kill("SIGKILL");
+      } catch { /* ended */ }
+      await fake.status;
+    },
+  };
 }
 
 Deno.test({
@@ -129,26 +142,18 @@ Deno.test({
   async fn() {
     await using tree = await treeWithServices(SPEC);
     const { socket } = await servicePathsOf(tree.root);
-    const { fake, next } = fakeService(socket, BUILD, denoJson.version);
-    try {
-      assert.equal(await next(), "listening");
-      await using s = await session(tree.root);
-      let index!: Shared & { lastWalk?: string };
-      await until(async () => {
-        assert.equal((await s.search(WINDOW)).isError, false);
-        index = await rootIndex(s) as Shared & { lastWalk?: string };
-        return index.state === "ready" && index.shared?.reason !== undefined;
-      }, "the session's own index");
-      assert.match(index.shared!.reason!, /its service went away|ended the connection/);
-      const before = index.answers!.index;
-      await s.search(WINDOW);
-      assert.equal((await rootIndex(s)).answers!.index, before + 1, "its own index answers");
-    } finally {
-      try {
-        fake.kill("SIGKILL");
-      } catch { /* ended */ }
-      await fake.status;
-    }
+    await using _fake = await fakeService(socket, BUILD, denoJson.version);
+    await using s = await session(tree.root);
+    let index!: Shared & { lastWalk?: string };
+    await until(async () => {
+      assert.equal((await s.search(WINDOW)).isError, false);
+      index = await rootIndex(s) as Shared & { lastWalk?: string };
+      return index.state === "ready" && index.shared?.reason !== undefined;
+    }, "the session's own index");
+    assert.match(index.shared!.reason!, /its service went away|ended the connection/);
+    const before = index.answers!.index;
+    await s.search(WINDOW);
+    assert.equal((await rootIndex(s)).answers!.index, before + 1, "its own index answers");
   },
 });
 
@@ -160,29 +165,22 @@ Deno.test({
     await using tree = await treeWithServices(SPEC);
     const { socket, folder } = await servicePathsOf(tree.root);
     assert.equal(checkSocketFolder(folder, Deno.uid()!), null);
-    const { fake, next } = fakeService(socket);
-    try {
-      assert.equal(await next(), "listening");
-      await using s = await session(tree.root);
-      for (let i = 0; i < 4; i++) assert.equal((await s.search(WINDOW)).isError, false);
-      const index = await rootIndex(s) as unknown as Shared & { lastWalk?: string };
-      assert.match(
-        `${index.shared?.reason} ${index.lastWalk}`,
-        /its service is another build \(0\.0\.0-other\+000000000000\)/,
-      );
-      fake.kill("SIGTERM");
-      const said: string[] = [];
-      for (let line = await next(); line !== ""; line = await next()) said.push(line);
-      // Hellos only, from this session (`about`: a `status` of a test beside this one asks
-      // every socket of the folder what it is).
-      const hellos = said.filter((l) => l !== "about");
-      assert.ok(hellos.length > 0 && hellos.every((l) => l === "hello"), said.join(","));
-    } finally {
-      try {
-        fake.kill("SIGKILL");
-      } catch { /* ended */ }
-      await fake.status;
-    }
+    await using stand = await fakeService(socket);
+    const { fake, next } = stand;
+    await using s = await session(tree.root);
+    for (let i = 0; i < 4; i++) assert.equal((await s.search(WINDOW)).isError, false);
+    const index = await rootIndex(s) as unknown as Shared & { lastWalk?: string };
+    assert.match(
+      `${index.shared?.reason} ${index.lastWalk}`,
+      /its service is another build \(0\.0\.0-other\+000000000000\)/,
+    );
+    fake.kill("SIGTERM");
+    const said: string[] = [];
+    for (let line = await next(); line !== ""; line = await next()) said.push(line);
+    // Hellos only, from this session (`about`: a `status` of a test beside this one asks
+    // every socket of the folder what it is).
+    const hellos = said.filter((l) => l !== "about");
+    assert.ok(hellos.length > 0 && hellos.every((l) => l === "hello"), said.join(","));
   },
 });
 
@@ -191,8 +189,8 @@ Deno.test({
   ignore,
   ...sanitize,
   async fn() {
-    // In a process of its own that may use sockets and start programs, as a session may
-    // (the test runner may not): the worker is made for one root, then asked (as by a bug)
+    // In a process of its own with the permissions a session is started with (the test
+    // runner's are not a session's): the worker is made for one root, then asked (as by a bug)
     // to reach another root's service. Deno stops it, not our code.
     const script = new URL("../helpers/link_denied.ts", import.meta.url);
     const out = await new Deno.Command(Deno.execPath(), {
