@@ -50,36 +50,53 @@ function programName(): string {
 
 /**
  * How an index service is started for some roots (contract §28, §28a): this same program
- * with `service`. From source, with only what it needs: read its roots, the server's code
- * and the temp folder (its private folder and its sockets), write the temp folder, and
- * reach its roots' sockets.
- * A compiled binary has its flags built in; it gives up `net` and `run` once it listens.
+ * with `service` and the roots' service names (hashes: no path on a command line), its
+ * settings on standard input. From source, with only what it needs, granted by a
+ * permission set in a config file of the session's private folder (JSON lists: a path
+ * holding a comma is granted as itself): read its roots, the server's code and the temp
+ * folder (its private folder and its sockets), write the temp folder, and reach its roots'
+ * sockets. A compiled binary has its flags built in; it gives up `net` and `run` once it
+ * listens.
  */
-function serviceCommand(roots: readonly { realPath: string; socket: string }[], tmp: string) {
-  const command = Deno.execPath();
-  if (!FROM_SOURCE) return { command, args: ["service"] };
-  const main = fromFileUrl(import.meta.url);
+function serviceCommand(
+  roots: readonly { realPath: string; socket: string; name: string }[],
+  tmp: string,
+  privateFolder: string,
+) {
+  const names = roots.map((r) => r.name).join(",");
+  if (!FROM_SOURCE) return ["service", names];
   const code = codeFolder();
-  const read = roots.map((r) => r.realPath).join(",");
-  const sockets = roots.map((r) => `unix:${r.socket}`).join(",");
-  return {
-    command,
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      `--allow-read=${read},${code},${tmp}${QUEUE_LIMIT}`,
-      `--allow-write=${tmp}`,
-      `--allow-net=${sockets}`,
-      V8_FLAGS,
-      main,
-      "service",
-    ],
-  };
+  const config = `${privateFolder}/service-${roots[0]?.name ?? "none"}.json`;
+  const read = [...roots.map((r) => r.realPath), code, tmp];
+  if (Deno.build.os === "linux") read.push("/proc/sys/fs/inotify/max_queued_events");
+  Deno.writeTextFileSync(
+    config,
+    JSON.stringify({
+      imports: denoJson.imports,
+      unstable: denoJson.unstable,
+      lock: { path: `${code}/deno.lock`, frozen: true },
+      permissions: {
+        default: {
+          read,
+          write: [tmp],
+          net: roots.map((r) => `unix:${r.socket}`),
+        },
+      },
+    }),
+    { mode: 0o600 },
+  );
+  return [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    `--config=${config}`,
+    "--permission-set",
+    V8_FLAGS,
+    fromFileUrl(import.meta.url),
+    "service",
+    names,
+  ];
 }
-
-/** The kernel's event queue length, which a service reads as a server does (Linux). */
-const QUEUE_LIMIT = Deno.build.os === "linux" ? ",/proc/sys/fs/inotify/max_queued_events" : "";
 
 /** Drops the permissions only the link worker (or a service's listener) needed. */
 function giveUpNetAndRun(): void {
@@ -116,6 +133,16 @@ function codeFolder(): string {
   return main.slice(0, Math.max(main.lastIndexOf("/"), main.lastIndexOf("\\")));
 }
 
+/** A service's settings, as its session wrote them on stdin; `null` when they are not. */
+async function serviceSettings(): Promise<ServiceSettings | null> {
+  try {
+    const settings = JSON.parse(await new Response(Deno.stdin.readable).text());
+    return Array.isArray(settings?.roots) ? settings as ServiceSettings : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Ends a service as its idle end does on SIGTERM, SIGINT and SIGHUP (contract §28a). */
 function stopSignal(): AbortSignal {
   const control = new AbortController();
@@ -129,8 +156,13 @@ function stopSignal(): AbortSignal {
 
 async function main(args: string[]): Promise<number> {
   if (args[0] === "service" && args.length === 2) {
-    // A root's index service (contract §28), started by a session with its settings.
-    await runService(JSON.parse(args[1]!) as ServiceSettings, {
+    // A root's index service (contract §28), started by a session with its settings on stdin.
+    const settings = await serviceSettings();
+    if (settings === null) {
+      console.error("file-time-search: a service is started by a session, its settings on stdin.");
+      return 2;
+    }
+    await runService(settings, {
       listening: giveUpNetAndRun,
       stopOn: stopSignal(),
     });

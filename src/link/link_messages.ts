@@ -23,14 +23,18 @@ export type ToLink =
     roots: LinkRoot[];
     /** The server's own executable, which starts a service. */
     command: string;
+    /** How long a service lives on after its last session, as this session asks (its hello). */
+    idleMs: number;
   }
   /** Connect to root `root`'s service, starting it if none answers. */
   | { type: "ensure"; root: number }
   | { type: "send"; root: number; message: ToService }
   /** Let go of the connection (a service that hung). */
   | { type: "drop"; root: number }
-  /** Start one service for these roots (after `start?`), with these arguments. */
-  | { type: "start"; roots: number[]; args: string[] };
+  /** Start one service for these roots (after `start?`): its arguments, and its stdin. */
+  | { type: "start"; roots: number[]; args: string[]; input: string }
+  /** No service is started for these roots (after `start?`), for `why`. */
+  | { type: "unstarted"; roots: number[]; why: string };
 
 /** From the link worker. */
 export type FromLink =

@@ -43,7 +43,10 @@ scope.onmessage = (event) => {
   else if (message.type === "ensure") ask(message.root);
   else if (message.type === "send") void forward(message.root, message.message);
   else if (message.type === "drop") drop(message.root);
-  else if (message.type === "start") void start(message.roots, message.args);
+  else if (message.type === "start") void start(message.roots, message.args, message.input);
+  else if (message.type === "unstarted") {
+    for (const root of message.roots) connecting.delete(root), down(root, message.why, true);
+  }
 };
 
 function down(root: number, why: string, retry: boolean): void {
@@ -81,17 +84,23 @@ async function reach(roots: number[]): Promise<void> {
   }
 }
 
-/** Starts one service for `roots`, then connects each root's socket once it is there. */
-async function start(roots: number[], args: string[]): Promise<void> {
+/**
+ * Starts one service for `roots`, its settings (`input`) written on its stdin, then
+ * connects each root's socket once it is there.
+ */
+async function start(roots: number[], args: string[], input: string): Promise<void> {
   try {
     const child = new Deno.Command(setup!.command, {
       args,
       detached: true,
-      stdin: "null",
+      stdin: "piped",
       stdout: "null",
       stderr: "null",
     }).spawn();
     child.unref();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(input));
+    await writer.close();
   } catch (err) {
     const why = `its service could not be started (${err instanceof Error ? err.name : "error"})`;
     for (const root of roots) connecting.delete(root), down(root, why, true);
@@ -160,6 +169,7 @@ async function talk(
       version: setup!.version,
       build: setup!.build,
       name: target.name,
+      idleMs: setup!.idleMs,
     });
     const first = await reader.next();
     const said = first.done ? null : first.value;

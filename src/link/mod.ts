@@ -12,3 +12,4 @@
  */
 export { type ServiceCommand, shareIndexes, type ShareOptions } from "./share_indexes.ts";
 export { SharedIndex } from "./shared_index.ts";
+export { serviceName } from "./service_name.ts";

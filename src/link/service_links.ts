@@ -79,7 +79,7 @@ export class ServiceLinks {
   readonly #starts: (() => void)[] = [];
 
   readonly #log: (message: string) => void;
-  readonly #startArgs: (roots: readonly number[]) => string[];
+  readonly #startArgs: (roots: readonly number[]) => { args: string[]; input: string };
 
   /**
    * `startArgs`: the arguments that start one service for some of the roots; `log`: the
@@ -89,18 +89,16 @@ export class ServiceLinks {
     setup: LinkSetup,
     worker: Worker,
     options: {
-      startArgs?: (roots: readonly number[]) => string[];
+      startArgs?: (roots: readonly number[]) => { args: string[]; input: string };
       log?: (message: string) => void;
-      /** Per root, why it is never shared (its own index answers it), or `null`. */
-      unshared?: readonly (string | null)[];
     } = {},
   ) {
     this.#worker = worker;
     this.#log = options.log ?? (() => {});
-    this.#startArgs = options.startArgs ?? (() => []);
-    this.#links = setup.roots.map((_, i) => ({
-      state: options.unshared?.[i] ? "given up" : "idle",
-      why: options.unshared?.[i] ?? "its service is not asked yet",
+    this.#startArgs = options.startArgs ?? (() => ({ args: [], input: "" }));
+    this.#links = setup.roots.map(() => ({
+      state: "idle",
+      why: "its service is not asked yet",
       failures: 0,
       triedAt: -Infinity,
       rejoin: false,
@@ -261,9 +259,18 @@ export class ServiceLinks {
     if (message.type === "start?") {
       // Started once this session's walks of these roots leave the disk to it (contract
       // §28a: the first call at start-up is one walk, not a walk beside a build).
+      const { roots } = message;
       this.#startQuietly(() => {
-        const args = this.#startArgs(message.roots);
-        this.#worker.postMessage({ type: "start", roots: message.roots, args } satisfies ToLink);
+        let start: ToLink;
+        try {
+          start = { type: "start", roots, ...this.#startArgs(roots) };
+        } catch (err) {
+          const why = `its service could not be started (${
+            err instanceof Error ? err.name : "error"
+          })`;
+          start = { type: "unstarted", roots, why };
+        }
+        this.#worker.postMessage(start);
       });
       return;
     }

@@ -12,22 +12,24 @@ import type { Config } from "../config.ts";
 import { spawnLinkWorker } from "../workers/mod.ts";
 import {
   checkSocketFolder,
-  serviceName,
   servicePaths,
   type ServiceSettings,
   socketFolderOf,
 } from "../wire/mod.ts";
 import type { LinkRoot } from "./link_messages.ts";
 import { ServiceLinks } from "./service_links.ts";
+import { serviceName } from "./service_name.ts";
 
 /**
- * How a service is started for a set of roots (each root's real path and socket): the
- * executable and the arguments before its settings.
+ * How a service is started for a set of roots (each root's real path, socket and service
+ * name) by a session whose private folder is `privateFolder`: the arguments of this same
+ * executable (no root's path among them, contract §28a); its settings go on its stdin.
  */
 export type ServiceCommand = (
-  roots: readonly { realPath: string; socket: string }[],
+  roots: readonly { realPath: string; socket: string; name: string }[],
   tmp: string,
-) => { command: string; args: string[] };
+  privateFolder: string,
+) => string[];
 
 /** What {@linkcode shareIndexes} needs. */
 export interface ShareOptions {
@@ -50,7 +52,7 @@ export interface ShareOptions {
 const MAX_SOCKET_PATH = 103;
 
 /** The session's links to its roots' index services, or why this server keeps its own index. */
-export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks | string> {
+export function shareIndexes(options: ShareOptions): ServiceLinks | string {
   const { config } = options;
   if (!config.shared.on) return "SHARED_INDEX=off";
   if (config.index.mode === "off") return "INDEX=off";
@@ -62,7 +64,8 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
   if (typeof place === "string") return place;
   const { folder, uid } = place;
   const tmp = folder.slice(0, folder.lastIndexOf("/"));
-  const first = options.command([], tmp).command;
+  const privateFolder = options.privateFolder;
+  const first = Deno.execPath();
   if (Deno.permissions.querySync({ name: "net" }).state !== "granted") {
     return "the server may not use sockets (--allow-net)";
   }
@@ -78,15 +81,15 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
   };
   const roots: (LinkRoot & { realPath: string })[] = [];
   for (const root of config.roots) {
-    const name = await serviceName(build, root.realPath, settings);
+    const name = serviceName(build, root.realPath, settings);
     const { socket } = servicePaths(folder, name);
     if (new TextEncoder().encode(socket).length > MAX_SOCKET_PATH) {
       return "the temp folder's path is too long for a socket";
     }
     roots.push({ socket, name, realPath: root.realPath });
   }
-  // One service for the roots none answers for, the session's settings on its command line.
-  const startArgs = (which: readonly number[]): string[] => {
+  // One service for the roots none answers for, the session's settings on its stdin.
+  const startArgs = (which: readonly number[]): { args: string[]; input: string } => {
     const some = which.map((i) => roots[i]!);
     const service: ServiceSettings = {
       roots: some.map((r) => ({ root: r.realPath, name: r.name })),
@@ -96,7 +99,7 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
       idleMs: config.shared.idleMs,
       ...settings,
     };
-    return [...options.command(some, tmp).args, JSON.stringify(service)];
+    return { args: options.command(some, tmp, privateFolder), input: JSON.stringify(service) };
   };
   const sockets = roots.map((r) => r.socket);
   const worker = spawnLinkWorker(folder, sockets, first, options.linkWorkerUrl);
@@ -108,17 +111,10 @@ export async function shareIndexes(options: ShareOptions): Promise<ServiceLinks 
     build,
     roots: roots.map(({ socket, name }) => ({ socket, name })),
     command: first,
+    idleMs: config.shared.idleMs,
   };
-  // Deno splits its permission flags at commas: a root whose path holds one cannot be granted
-  // to a service as itself, so it is never shared (its own index answers it, and says why).
-  const unshared = roots.map((r) =>
-    r.realPath.includes(",")
-      ? "its path holds a comma, which Deno's permission flags would split: its own index answers it"
-      : null
-  );
   return new ServiceLinks(setup, worker, {
-    startArgs: (which) => startArgs(which.filter((i) => unshared[i] === null)),
-    unshared,
+    startArgs,
     ...(options.log ? { log: options.log } : {}),
   });
 }

@@ -154,7 +154,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const removeCookies = () => cookies?.path && removePrivateFolder(cookies.path);
   globalThis.addEventListener("unload", removeCookies);
   const links = cookies && options.serviceCommand
-    ? await shareIndexes({
+    ? shareIndexes({
       config,
       version: options.version,
       build: options.build ?? null,

@@ -139,6 +139,8 @@ async function serveUntilIdle(
   stopOn?.addEventListener("abort", stopped, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let idleEndsAt: number | null = null;
+  // The longest idle time any of its sessions asked for (each says it in its hello).
+  let idleMs = settings.idleMs;
   // With no session, roots that are all gone (temp folders removed) end the service at
   // once: nobody will ask for them again, and each one left costs a process for its idle time.
   let looking: ReturnType<typeof setInterval> | undefined;
@@ -162,7 +164,7 @@ async function serveUntilIdle(
     run,
     startedAt,
     sessions: h === null ? sessions : h.sessions,
-    idleMs: settings.idleMs,
+    idleMs,
   });
   const about = (): ServiceAbout => {
     const states = index.status();
@@ -208,7 +210,8 @@ async function serveUntilIdle(
         about,
         log,
         stop: () => ended("told to stop"),
-        joined: () => {
+        joined: (asked) => {
+          idleMs = Math.max(idleMs, asked ?? 0);
           h.sessions++;
           sessions++;
           busy();
@@ -216,8 +219,8 @@ async function serveUntilIdle(
         left: () => {
           h.sessions--;
           if (--sessions > 0) return;
-          if (settings.idleMs === 0) ended("its last session ended");
-          else idle(settings.idleMs);
+          if (idleMs === 0) ended("its last session ended");
+          else idle(idleMs);
         },
       });
     }

@@ -65,7 +65,13 @@ const query = z.object({
 });
 
 const TO_SERVICE = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("hello"), version: z.string(), build: z.string(), name: z.string() }),
+  z.object({
+    t: z.literal("hello"),
+    version: z.string(),
+    build: z.string(),
+    name: z.string(),
+    idleMs: count.optional(),
+  }),
   z.object({ t: z.literal("scan"), id: count, request, keepAll: count }),
   z.object({ t: z.literal("cancel"), id: count }),
   z.object({ t: z.literal("journal"), id: count, query }),

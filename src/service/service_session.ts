@@ -59,8 +59,11 @@ export interface SessionDeps {
   name: string;
   facts(): ServiceFacts;
   about(): ServiceAbout;
-  /** The session said hello (it counts from now until its connection ends). */
-  joined(): void;
+  /**
+   * The session said hello (it counts from now until its connection ends), asking its
+   * service to live `idleMs` after its last session (when it said).
+   */
+  joined(idleMs: number | undefined): void;
   left(): void;
   /** `file-time-search stop`: end as at the idle end. */
   stop(): void;
@@ -108,7 +111,7 @@ export async function serveSession(conn: Deno.Conn, deps: SessionDeps): Promise<
           break;
         }
         joined = true;
-        deps.joined();
+        deps.joined(message.idleMs);
         await reply({ t: "hello", version: deps.version, build: deps.build, facts: deps.facts() });
       } else if (!joined) {
         deps.log("a connection asked before its hello: ended");

@@ -51,19 +51,6 @@ export function checkSocketFolder(folder: string, uid: number): string | null {
   return null;
 }
 
-/** The name of a root's service: the build, then a hash of its real path and settings. */
-export async function serviceName(
-  build: string,
-  rootReal: string,
-  settings: Record<string, unknown>,
-): Promise<string> {
-  const text = JSON.stringify([rootReal, settings]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  const hex = [...new Uint8Array(digest).slice(0, 8)]
-    .map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${build.replace(/[^0-9A-Za-z.+-]/g, "_")}-${hex}`;
-}
-
 /** A service's socket and lock in `folder`. */
 export function servicePaths(folder: string, name: string): { socket: string; lock: string } {
   return { socket: `${folder}/${name}.sock`, lock: `${folder}/${name}.lock` };

@@ -52,7 +52,8 @@ export interface JournalMark {
 
 /** From a session (or from `file-time-search status` and `stop`: `about` and `stop`). */
 export type ToService =
-  | { t: "hello"; version: string; build: string; name: string }
+  /** `idleMs`: how long the session asks its service to live on after its last session. */
+  | { t: "hello"; version: string; build: string; name: string; idleMs?: number }
   | { t: "scan"; id: number; request: SearchRequest; keepAll: number }
   | { t: "cancel"; id: number }
   | { t: "journal"; id: number; query: JournalQuery }

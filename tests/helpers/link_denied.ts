@@ -10,8 +10,8 @@ import { checkSocketFolder } from "../../src/wire/socket_folder.ts";
 import type { FromLink, ToLink } from "../../src/link/link_messages.ts";
 import { servicePathsOf } from "./sessions.ts";
 
-const mine = await servicePathsOf("/nowhere/mine");
-const other = await servicePathsOf("/nowhere/other");
+const mine = servicePathsOf("/nowhere/mine");
+const other = servicePathsOf("/nowhere/other");
 const problem = checkSocketFolder(mine.folder, Deno.uid()!);
 if (problem !== null) throw new Error(problem);
 const worker = spawnLinkWorker(mine.folder, [mine.socket], Deno.execPath());

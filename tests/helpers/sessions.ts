@@ -15,7 +15,8 @@ import type { Staged } from "./nobody.ts";
 import { V8_FLAGS } from "../../src/runtime_flags.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { DEFAULT_CHANGES, DEFAULT_INDEX_MAX_ENTRIES, DEFAULT_LIMITS } from "../../src/config.ts";
-import { serviceName, servicePaths } from "../../src/wire/socket_folder.ts";
+import { servicePaths } from "../../src/wire/socket_folder.ts";
+import { serviceName } from "../../src/link/service_name.ts";
 import { buildOf } from "../../src/wire/build.ts";
 
 /** The build of this checkout, as its sessions name their services. */
@@ -57,31 +58,47 @@ function shell(script: string): string {
   return new TextDecoder().decode(out.stdout);
 }
 
-/** The process ids of the index services of `rootReal` now running. */
+/**
+ * The process ids of the index services of `rootReal` (with the default settings, of any
+ * build) now running: those whose command line names its service (never its path, contract
+ * §28a), by the hash that ends the name.
+ */
 export function servicePids(rootReal: string): number[] {
+  const hash = serviceNameOf(rootReal).slice(-17); // "-" and 16 hex digits
   const pids: number[] = [];
-  // Each process: its id, NUL, its command line (NUL-separated), then \x01.
-  const listing = shell(
-    `for d in /proc/[0-9]*; do printf '%s\\0' "\${d#/proc/}"; cat "$d/cmdline" 2>/dev/null; printf '\\1'; done`,
-  );
-  for (const record of listing.split("\x01")) {
-    const [pid, ...args] = record.split("\0");
+  for (const [pid, args] of commandLines()) {
     const at = args.indexOf("service");
-    if (!pid || at < 0 || at + 1 >= args.length) continue;
-    try {
-      const settings = JSON.parse(args[at + 1]!) as { roots?: { root?: string }[] };
-      if (settings.roots?.some((r) => r.root === rootReal)) pids.push(Number(pid));
-    } catch { /* another program's "service" */ }
+    if (at >= 0 && args[at + 1]?.split(",").some((n) => n.endsWith(hash))) pids.push(pid);
   }
   return pids;
 }
 
+/** Every process's id and command line (read by a shell: Deno reads /proc only with -A). */
+export function commandLines(): [number, string[]][] {
+  // Each process: its id, NUL, its command line (NUL-separated), then \x01.
+  const listing = shell(
+    `for d in /proc/[0-9]*; do printf '%s\\0' "\${d#/proc/}"; cat "$d/cmdline" 2>/dev/null; printf '\\1'; done`,
+  );
+  const lines: [number, string[]][] = [];
+  for (const record of listing.split("\x01")) {
+    const [pid, ...args] = record.split("\0");
+    if (pid) lines.push([Number(pid), args]);
+  }
+  return lines;
+}
+
 /**
  * The process that keeps the index of `conn`'s root at `root`: the server's, or when the
- * suite shares its indexes (TEST_SHARED_INDEX=1) the root's service (one, once it is up).
+ * suite shares its indexes (TEST_SHARED_INDEX=1) the root's service (the one its session's
+ * log says it started or joined).
  */
 export function indexKeeper(conn: Connection, root: string): number {
   if (!SHARING) return conn.pid!;
+  const said = [
+    ...conn.stderrTail().matchAll(/ (?:started|joined) its index service \(pid (\d+)/g),
+  ];
+  const pid = Number(said.at(-1)?.[1]);
+  if (commandLines().some(([p, args]) => p === pid && args.includes("service"))) return pid;
   const pids = servicePids(Deno.realPathSync(root));
   if (pids.length !== 1) throw new Error(`${pids.length} index services of the root`);
   return pids[0]!;
@@ -119,18 +136,22 @@ export function alive(pid: number): boolean {
   return stat !== "" && !/^\d+ \(.*\) Z/.test(stat);
 }
 
-/** The socket and lock of `rootReal`'s service with the default settings (socket_folder.ts). */
-export async function servicePathsOf(
-  rootReal: string,
-  uid = Deno.uid() ?? 0,
-): Promise<{ socket: string; lock: string; folder: string }> {
-  const folder = `/tmp/file-time-search-${uid}`;
-  const name = await serviceName(BUILD, rootReal, {
+/** The name of `rootReal`'s service with the default settings (socket_folder.ts). */
+function serviceNameOf(rootReal: string): string {
+  return serviceName(BUILD, rootReal, {
     maxEntries: DEFAULT_INDEX_MAX_ENTRIES,
     maxDepth: DEFAULT_LIMITS.maxDepth,
     changes: DEFAULT_CHANGES,
   });
-  return { ...servicePaths(folder, name), folder };
+}
+
+/** The socket and lock of `rootReal`'s service with the default settings (socket_folder.ts). */
+export function servicePathsOf(
+  rootReal: string,
+  uid = Deno.uid() ?? 0,
+): { socket: string; lock: string; folder: string } {
+  const folder = `/tmp/file-time-search-${uid}`;
+  return { ...servicePaths(folder, serviceNameOf(rootReal)), folder };
 }
 
 /** The private folder of process `pid` (the one whose cookies it watches), or `null`. */
@@ -166,7 +187,7 @@ export async function lastSessionEnded(root: string, idle: string): Promise<Serv
   const [pid] = servicePids(root);
   const folder = privateFolderOf(pid!);
   assert.ok(folder, "the service's private folder, where it writes its cookies");
-  const { socket, lock } = await servicePathsOf(root);
+  const { socket, lock } = servicePathsOf(root);
   assert.ok(Deno.lstatSync(socket).isSocket);
   assert.ok(Deno.lstatSync(lock).isFile);
   await a.close();

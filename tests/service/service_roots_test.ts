@@ -10,6 +10,8 @@ import { sanitize } from "../helpers/sanitize.ts";
 import type { Connection, RootIndexInfo } from "../helpers/server.ts";
 import { until } from "../helpers/until.ts";
 import {
+  commandLines,
+  servicePathsOf,
   servicePids,
   session,
   type Shared,
@@ -71,7 +73,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "service roots: a root whose path holds a comma is kept unshared, says why, and is indexed",
+  name:
+    "service roots: a root whose path holds a comma is shared, its service granted exactly it; no path on a command line",
   ignore,
   ...sanitize,
   async fn() {
@@ -79,17 +82,36 @@ Deno.test({
     const root = `${tree.root}/proj,v2`;
     Deno.mkdirSync(`${root}/a`, { recursive: true });
     Deno.writeTextFileSync(`${root}/a/one.txt`, "one");
+    Deno.mkdirSync(`${tree.root}/proj`); // what a split flag would have granted instead
     await using s = await session(root);
-    let index!: Shared;
-    await until(async () => {
-      assert.equal((await s.search({ timeField: "modified" })).isError, false);
-      index = (await indexes(s))[0]!;
-      return index.state === "ready";
-    }, "its own index");
-    assert.match(index.shared?.reason ?? "", /comma/, JSON.stringify(index));
-    const before = index.answers!.index;
+    await allReady(s);
+    const [pid] = servicePids(root);
+    assert.ok(pid !== undefined, "its service");
+    const before = (await indexes(s))[0]!.answers!.index;
     await s.search({ timeField: "modified" });
-    assert.equal((await indexes(s))[0]!.answers!.index, before + 1, "answered by its own index");
-    assert.deepEqual(servicePids(root), [], "no service for it");
+    assert.equal((await indexes(s))[0]!.answers!.index, before + 1, "answered by the index");
+    // Its permissions, as the session granted them (a permission set: JSON lists, never split).
+    const { socket, folder } = servicePathsOf(root);
+    const [config] = [...Deno.readDirSync("/tmp")]
+      .map((e) => `/tmp/${e.name}/service-${socket.slice(folder.length + 1, -5)}.json`)
+      .filter((path) => {
+        try {
+          return Deno.statSync(path).isFile;
+        } catch {
+          return false;
+        }
+      });
+    assert.ok(config, "the service's permission set");
+    const granted = JSON.parse(Deno.readTextFileSync(config)).permissions.default;
+    const code = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+    assert.deepEqual(granted.read.slice(0, 3), [root, code, "/tmp"]);
+    assert.deepEqual(granted.read.slice(3), ["/proc/sys/fs/inotify/max_queued_events"]);
+    assert.deepEqual(granted.write, ["/tmp"]);
+    assert.deepEqual(granted.net, [`unix:${socket}`]);
+    // No process but the session (whose client named the root) has the root on its command line.
+    const named = commandLines().filter(([p, args]) =>
+      p !== s.pid && args.join(" ").includes(root)
+    );
+    assert.deepEqual(named, [], "no root path on a service's command line");
   },
 });

@@ -54,7 +54,7 @@ function spec(files: number, short = false): TreeSpec {
 
 /** A raw connection to the service of `root`, said hello as a session of this build. */
 async function rawSession(root: string): Promise<{ conn: Deno.Conn; writer: Writer }> {
-  const { socket } = await servicePathsOf(root);
+  const { socket } = servicePathsOf(root);
   const conn = await Deno.connect({ transport: "unix", path: socket });
   const writer = new Writer(conn);
   const name = socket.slice(socket.lastIndexOf("/") + 1, -".sock".length);
@@ -163,7 +163,7 @@ Deno.test({
     for (const { name, hello, bytes } of bad) {
       const { conn, writer } = hello
         ? await rawSession(tree.root)
-        : await Deno.connect({ transport: "unix", path: (await servicePathsOf(real)).socket })
+        : await Deno.connect({ transport: "unix", path: (servicePathsOf(real)).socket })
           .then((conn) => ({ conn, writer: new Writer(conn) }));
       void writer; // the hello, if any, is written
       const writing = (async () => {
@@ -222,7 +222,7 @@ Deno.test({
     await using a = await session(tree.root, { SHARED_INDEX_IDLE: "60" });
     await readyShared(a);
     const [pid] = servicePids(tree.root);
-    const { socket } = await servicePathsOf(tree.root);
+    const { socket } = servicePathsOf(tree.root);
     // 50 descriptors left to it: most of 300 connections cannot be accepted (EMFILE).
     // Counted by a shell: Deno reads /proc only with every permission.
     const listed = await new Deno.Command("sh", {

@@ -76,7 +76,7 @@ Deno.test({
     await using tree = await treeWithServices(SPEC);
     await using a = await session(tree.root);
     await until(async () => (await rootIndex(a)).state === "ready", "the shared index");
-    const { socket } = await servicePathsOf(tree.root);
+    const { socket } = servicePathsOf(tree.root);
     assert.ok(Deno.lstatSync(socket).isSocket);
     const code = `try { await Deno.connect({ transport: "unix", path: ${
       JSON.stringify(socket)
@@ -141,7 +141,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await treeWithServices(SPEC);
-    const { socket } = await servicePathsOf(tree.root);
+    const { socket } = servicePathsOf(tree.root);
     await using _fake = await fakeService(socket, BUILD, denoJson.version);
     await using s = await session(tree.root);
     let index!: Shared & { lastWalk?: string };
@@ -163,7 +163,7 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using tree = await treeWithServices(SPEC);
-    const { socket, folder } = await servicePathsOf(tree.root);
+    const { socket, folder } = servicePathsOf(tree.root);
     assert.equal(checkSocketFolder(folder, Deno.uid()!), null);
     await using stand = await fakeService(socket);
     const { fake, next } = stand;
