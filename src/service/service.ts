@@ -32,7 +32,8 @@ import {
   type ServiceSettings,
   TURN_WAIT_MS,
 } from "../wire/mod.ts";
-import { type HeldLock, holdLock, sweepDead } from "./socket_sweep.ts";
+import { sweepDead } from "./socket_sweep.ts";
+import { SocketClaim } from "./socket_claim.ts";
 
 /** How often a service with no session looks whether its roots are still there. */
 const LOOK_MS = 1000;
@@ -50,12 +51,11 @@ function rootGone(path: string): boolean {
 /** How long a service waits for its first session before it ends. */
 const FIRST_SESSION_MS = 30_000;
 
-/** One root the service holds: its socket's listener and lock. */
+/** One root the service holds: its socket and lock. */
 interface Held {
   root: Root;
   name: string;
-  lock: HeldLock;
-  listener: Deno.Listener;
+  claim: SocketClaim;
   sessions: number;
 }
 
@@ -72,27 +72,14 @@ export async function runService(
 ): Promise<string> {
   const log = options.log ?? (() => {});
   const held: Held[] = [];
+  const uid = Deno.lstatSync(settings.folder).uid ?? -1;
   try {
     for (const { root, name } of settings.roots) {
-      const { socket, lock } = servicePaths(settings.folder, name);
-      const taken = await holdLock(lock);
-      if (taken === null) continue; // another service holds this root
       try {
-        // Holding the lock, a socket file there was left by a service that died.
-        try {
-          if (Deno.lstatSync(socket).isSocket) Deno.removeSync(socket);
-        } catch { /* none */ }
-        const listener = Deno.listen({ transport: "unix", path: socket });
-        Deno.chmodSync(socket, 0o600);
-        held.push({
-          root: { path: root, realPath: root },
-          name,
-          lock: taken,
-          listener,
-          sessions: 0,
-        });
+        const claim = await SocketClaim.take(settings.folder, uid, name);
+        if (claim === null) continue; // another service holds this root
+        held.push({ root: { path: root, realPath: root }, name, claim, sessions: 0 });
       } catch (err) {
-        taken.release();
         log(`root could not be served (${err instanceof Error ? err.name : "error"})`);
       }
     }
@@ -101,7 +88,7 @@ export async function runService(
     sweepDead(settings.folder, new Set(held.map((h) => h.name)));
     return await serveUntilIdle(held, settings, log, options.stopOn);
   } finally {
-    for (const h of held) h.lock.release(); // each file removed, then its lock let go
+    for (const h of held) h.claim.release(); // each file removed (if still its own), then its lock
   }
 }
 
@@ -182,14 +169,23 @@ async function serveUntilIdle(
     };
   };
   let closing = false;
+  // A temp cleaner may remove a root's socket or lock (or the whole folder): the service
+  // takes them again, or ends when another service took the root meanwhile (contract §28a).
+  const claiming = setInterval(async () => {
+    for (const h of held) {
+      if (closing || !h.claim.lost()) continue;
+      if (await h.claim.retake()) log("its socket was removed: listening again");
+      else ended("its socket was taken over by another service");
+    }
+  }, LOOK_MS);
   // Each root's accept loop outlives its errors (out of descriptors: EMFILE, ENFILE), trying
   // again after a pause that doubles up to a second; it ends when the service closes.
   const accepting = held.map(async (h, i) => {
     let pause = 10;
     while (!closing) {
-      let conn: Deno.Conn;
+      let conn: Deno.Conn | null;
       try {
-        conn = await h.listener.accept();
+        conn = await h.claim.accept();
         pause = 10;
       } catch (err) {
         if (closing) return;
@@ -198,6 +194,7 @@ async function serveUntilIdle(
         pause = Math.min(pause * 2, 1000);
         continue;
       }
+      if (conn === null) return;
       void serveSession(conn, {
         index,
         pages,
@@ -229,7 +226,8 @@ async function serveUntilIdle(
   busy();
   stopOn?.removeEventListener("abort", stopped);
   closing = true;
-  for (const h of held) h.listener.close(); // removes the socket file
+  clearInterval(claiming);
+  for (const h of held) h.claim.release(); // its socket file removed, if still its own
   await Promise.all(accepting);
   index.close();
   if (cookies.path !== null) removePrivateFolder(cookies.path);

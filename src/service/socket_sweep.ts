@@ -11,6 +11,8 @@
 /** A lock held; `release` removes its file (if it is still this one), then lets go. */
 export interface HeldLock {
   release(): void;
+  /** Whether the file at its path is still the one locked (not removed or replaced). */
+  held(): boolean;
 }
 
 /** The inode of the file at `path`, or `null` when there is none. */
@@ -32,8 +34,12 @@ export async function holdLock(path: string): Promise<HeldLock | null> {
     }
     const ino = file.statSync().ino;
     if (ino === null || inodeAt(path) === ino) {
+      let released = false;
       return {
+        held: () => ino === null || inodeAt(path) === ino,
         release() {
+          if (released) return;
+          released = true;
           if (ino !== null && inodeAt(path) === ino) {
             try {
               Deno.removeSync(path);

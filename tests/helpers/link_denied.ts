@@ -27,6 +27,7 @@ worker.postMessage(
     build: "0+0",
     command: Deno.execPath(),
     roots: [{ socket: other.socket, name: "x" }],
+    idleMs: 0,
   } satisfies ToLink,
 );
 worker.postMessage({ type: "ensure", root: 0 } satisfies ToLink);

@@ -61,8 +61,11 @@ export interface Staged {
 
 const PROJECT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** Copies what the server needs where `nobody` can read it. */
-export async function stageForNobody(): Promise<Staged> {
+/**
+ * Copies what the server needs where `nobody` can read it; run as `uid` (and that group),
+ * another unprivileged user, for a test that needs a socket folder no other test uses.
+ */
+export async function stageForNobody(uid = NOBODY): Promise<Staged> {
   const at = await Deno.makeTempDir({ prefix: "fts-nobody-" });
   await Deno.chmod(at, 0o755);
   const script = [
@@ -71,7 +74,7 @@ export async function stageForNobody(): Promise<Staged> {
     `cp -r "$PROJECT/main.ts" "$PROJECT/deno.json" "$PROJECT/deno.lock" "$PROJECT/src" "$AT/project/"`,
     `cp -r "$CACHE/npm" "$AT/deno_dir/"`,
     `chmod -R a+rX "$AT"`,
-    `chown -R ${NOBODY}:${NOBODY} "$AT/deno_dir"`,
+    `chown -R ${uid}:${uid} "$AT/deno_dir"`,
   ].join(" && ");
   const out = await new Deno.Command("sh", {
     args: ["-c", script],
@@ -81,7 +84,7 @@ export async function stageForNobody(): Promise<Staged> {
   if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
   return {
     command: "setpriv",
-    prefix: [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", `${at}/deno`],
+    prefix: [`--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", `${at}/deno`],
     main: `${at}/project/main.ts`,
     cwd: `${at}/project`,
     denoDir: `${at}/deno_dir`,

@@ -150,3 +150,30 @@ Deno.test({
     assert.equal(await s.same(ALL), "index");
   },
 });
+
+Deno.test({
+  name:
+    "as nobody: a watched folder closed (000), a subfolder made in it, then opened: the subfolder is watched",
+  ignore: NOBODY_SKIP !== null || NO_INDEX,
+  ...sanitize,
+  async fn() {
+    await using staged = await stageForNobody();
+    await using tree = await makeTree({ "c.txt": { mtime: T0 }, "q/old.txt": { mtime: T0 } });
+    Deno.chmodSync(tree.root, 0o755);
+    await using s = await pair(tree.root, staged);
+    assert.equal(await s.same(ALL), "index");
+    // The red team's sequence (issue 57): q was watched; closed, filled by its owner, opened.
+    Deno.chmodSync(tree.abs("q"), 0o000);
+    Deno.mkdirSync(tree.abs("q/made-locked"));
+    Deno.writeTextFileSync(tree.abs("q/made-locked/c.txt"), "c");
+    Deno.chmodSync(tree.abs("q"), 0o755);
+    await s.same(ALL); // lists made-locked (by the index or a walk)
+    await s.ready();
+    // An edit in place, its time set to 2021: only a watch on made-locked reports it.
+    Deno.writeTextFileSync(tree.abs("q/made-locked/c.txt"), "a longer content now");
+    Deno.utimeSync(tree.abs("q/made-locked/c.txt"), new Date("2021-03-04"), new Date("2021-03-04"));
+    await s.same(ALL);
+    await s.ready();
+    assert.equal(await s.same(ALL), "index");
+  },
+});

@@ -31,7 +31,15 @@ function standIn(onAsk: (id: number, say: (message: FromService) => void) => voi
   return worker as unknown as Worker;
 }
 
-const SETUP = { folder: "/nowhere", uid: 0, version: "0", build: "0+0", roots: [], command: "x" };
+const SETUP = {
+  folder: "/nowhere",
+  uid: 0,
+  version: "0",
+  build: "0+0",
+  roots: [],
+  command: "x",
+  idleMs: 0,
+};
 
 async function linked(onAsk: Parameters<typeof standIn>[0]): Promise<ServiceLinks> {
   const links = new ServiceLinks({ ...SETUP, roots: [{} as never] }, standIn(onAsk));
