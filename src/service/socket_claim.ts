@@ -34,6 +34,8 @@ export class SocketClaim {
   #changed: () => void = () => {};
   #change = new Promise<void>((resolve) => (this.#changed = resolve));
   #released = false;
+  /** The listeners it closed (others are left open to the process's exit). */
+  readonly #closed = new WeakSet<Deno.Listener>();
 
   private constructor(
     folder: string,
@@ -78,8 +80,10 @@ export class SocketClaim {
       const accepting = listener.accept();
       const got = await Promise.race([accepting, this.#change.then(() => null)]);
       if (got !== null) return got;
-      // Replaced or let go: a connection this listener takes after all is ended.
-      accepting.then((conn) => conn.close(), () => {});
+      // Replaced or let go: a connection this listener takes after all is ended. A listener
+      // closed here is waited for: Deno removes its socket file once its accept has ended.
+      const settled = accepting.then((conn) => conn.close(), () => {});
+      if (this.#closed.has(listener)) await settled;
     }
     return null;
   }
@@ -132,6 +136,7 @@ export class SocketClaim {
     if (now !== null && now !== this.#ino) return;
     try {
       this.#listener.close();
+      this.#closed.add(this.#listener);
     } catch { /* closed */ }
   }
 }
