@@ -28,7 +28,6 @@ import { serveSession, WalkInSession } from "./service_session.ts";
 import {
   type ServiceAbout,
   type ServiceFacts,
-  servicePaths,
   type ServiceSettings,
   TURN_WAIT_MS,
 } from "../wire/mod.ts";
