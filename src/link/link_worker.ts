@@ -137,8 +137,12 @@ async function tryConnect(target: LinkRoot): Promise<Deno.Conn | string> {
   }
 }
 
-/** How long a service may take to answer a hello. */
-const HELLO_MS = 10_000;
+/**
+ * How long a service may take to answer a hello: its main thread answers it at once (the
+ * index works in workers), so a service silent this long is stopped or hung, and three
+ * such in a row (service_links.ts) leave the session on its own index within 10 s.
+ */
+const HELLO_MS = 2000;
 
 /** Says hello on `conn` to root `root`'s service, then passes its messages on until it ends. */
 async function hello(root: number, conn: Deno.Conn, started: boolean): Promise<void> {

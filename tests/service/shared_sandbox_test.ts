@@ -158,6 +158,32 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "shared index: a service that accepts and never answers: the session's own index within 10 s",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(SPEC);
+    const { socket } = servicePathsOf(tree.root);
+    await using _fake = await fakeService(socket, "silent");
+    await using s = await session(tree.root);
+    const t0 = Date.now(); // from its first call
+    let index!: Shared;
+    await until(async () => {
+      assert.equal((await s.search(WINDOW)).isError, false);
+      index = await rootIndex(s) as Shared;
+      return index.state === "ready" && index.shared?.reason !== undefined;
+    }, "the session's own index");
+    const ms = Date.now() - t0;
+    assert.match(index.shared!.reason!, /did not say hello/);
+    assert.ok(ms < 10_000, `on its own index within 10 s: ${ms} ms`);
+    const before = index.answers!.index;
+    await s.search(WINDOW);
+    assert.equal((await rootIndex(s)).answers!.index, before + 1, "its own index answers");
+  },
+});
+
+Deno.test({
   name: "shared index: a service of another build is not used",
   ignore,
   ...sanitize,
