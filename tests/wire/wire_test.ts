@@ -1,8 +1,10 @@
 /**
  * The services' wire (wire.ts): one JSON message a line, whatever the reads cut: a line
- * across several reads (looked through once), several lines in one read, blank lines.
+ * across several reads (looked through once), several lines in one read, blank lines; a
+ * 24 MiB line in under a second of CPU.
  */
 import assert from "node:assert/strict";
+import { cpuUsage } from "node:process";
 import { messages } from "../../src/wire/wire.ts";
 
 /** A connection whose reads give `chunks` one by one, then its end. */
@@ -33,4 +35,30 @@ Deno.test("wire: messages are whole lines, however the reads cut them", async ()
   ]);
   for await (const message of messages(conn)) got.push(message);
   assert.deepEqual(got, [{ t: "a", long }, { t: "b" }, { t: "c" }]);
+});
+
+Deno.test("wire: a 24 MiB line is read in linear time (under a second of CPU)", async () => {
+  // Read 64 KiB at a time as from a socket: each byte is looked at once, never again per read
+  // (last round appended each read to a string and searched it all again: 22-25 s of CPU).
+  const long = "y".repeat(24 * 1024 * 1024);
+  const bytes = new TextEncoder().encode(JSON.stringify({ t: "a", long }) + "\n");
+  let at = 0;
+  const conn = {
+    read(into: Uint8Array): Promise<number | null> {
+      if (at >= bytes.length) return Promise.resolve(null);
+      const n = Math.min(into.length, bytes.length - at);
+      into.set(bytes.subarray(at, at + n));
+      at += n;
+      return Promise.resolve(n);
+    },
+  } as unknown as Deno.Conn;
+  const before = cpuUsage();
+  let got: { long: string } | undefined;
+  for await (const message of messages<{ long: string }>(conn, { maxLine: 64 << 20 })) {
+    got = message;
+  }
+  const spent = cpuUsage(before);
+  assert.equal(got?.long.length, long.length);
+  const ms = (spent.user + spent.system) / 1000;
+  assert.ok(ms < 1000, `${ms.toFixed(0)} ms of CPU for a 24 MiB line`);
 });
