@@ -166,6 +166,9 @@ Deno.test({
     Deno.chmodSync(tree.abs("q"), 0o000);
     Deno.mkdirSync(tree.abs("q/made-locked"));
     Deno.writeTextFileSync(tree.abs("q/made-locked/c.txt"), "c");
+    // A call that lists nothing of q: its barrier has the watcher read the mkdir's event
+    // (and fail to watch the new folder: q is closed) before q is opened.
+    await s.same({ ...ALL, path: "c.txt" });
     Deno.chmodSync(tree.abs("q"), 0o755);
     await s.same(ALL); // lists made-locked (by the index or a walk)
     await s.ready();

@@ -27,8 +27,11 @@ export function notPlainFile(path: string): boolean {
 /**
  * Folders an event named that this user could not list. A folder made or moved in that
  * this user cannot list is closed: the runtime could not add its watch, so nothing made in
- * it raises an event. Once its mode lets it be listed (an event names it: its mode
- * changed), the watch must be set up again, so that the runtime walks it and what was made
+ * it raises an event. So is a watched folder whose mode changed (an event names it) so
+ * that this user cannot list it: the runtime reports nothing made in it meanwhile, not
+ * even a folder made there (it cannot add that folder's watch, and drops its event), as in
+ * `chmod 000 q; mkdir q/sub; chmod 755 q`. Once its mode lets it be listed (an event names
+ * it again), the watch must be set up again, so that the runtime walks it and what was made
  * in it meanwhile.
  */
 export class ClosedFolders {
@@ -38,17 +41,23 @@ export class ClosedFolders {
   opened(kind: string, paths: readonly string[]): boolean {
     for (const path of paths) {
       if (kind === "create" || kind === "rename") {
-        if (!cannotList(path)) continue;
-        this.#closed.add(path);
-        if (this.#closed.size > MOST_CLOSED) {
-          this.#closed.delete(this.#closed.values().next().value!);
+        if (cannotList(path)) this.#add(path);
+      } else if (kind === "modify") {
+        // A file's modify costs one failed opendir here (ENOTDIR), a folder's a listing's start.
+        const closedNow = cannotList(path);
+        if (this.#closed.has(path) && !closedNow) {
+          this.#closed.delete(path);
+          return true;
         }
-      } else if (kind === "modify" && this.#closed.has(path) && !cannotList(path)) {
-        this.#closed.delete(path);
-        return true;
+        if (closedNow) this.#add(path);
       }
     }
     return false;
+  }
+
+  #add(path: string): void {
+    this.#closed.add(path);
+    if (this.#closed.size > MOST_CLOSED) this.#closed.delete(this.#closed.values().next().value!);
   }
 }
 
