@@ -234,10 +234,7 @@ export class RootKeeper {
     later(root, () => this.#watch(root), this.#options.retryMs ?? 60_000);
   }
 
-  /**
-   * Runs `request` on the root's index worker (started if need be) as the root's scan in
-   * flight; `leave` ends the turn once the worker is done with it.
-   */
+  /** Runs `request` on the root's index worker (started if need be); `leave` ends the turn. */
   task(
     root: RootIndex,
     request: SearchRequest,
@@ -276,11 +273,7 @@ export class RootKeeper {
     if (!retry) return;
     // Past the stalled watches a server may hold, one more stall: not watched again.
     if (stalled && this.stalls.exhausted) return this.#stop(root, stuckReason(this.stalls.held));
-    const ms = retry === "soon"
-      ? 0
-      : retry === "shortly"
-      ? SHORTLY_MS
-      : this.#options.retryMs ?? 60_000;
+    const ms = { soon: 0, shortly: SHORTLY_MS, true: this.#options.retryMs ?? 60_000 }[`${retry}`];
     later(root, () => this.#watch(root), ms);
   }
 

@@ -11,8 +11,8 @@
  */
 import type { FromLink, LinkRoot, ToLink } from "./link_messages.ts";
 import type { FromService, ServiceFacts, ToService } from "../wire/mod.ts";
-import type { ScanProgress } from "../walk/mod.ts";
 import { Calls } from "../index/mod.ts";
+import { type AskOptions, type Question, Questions } from "./questions.ts";
 
 /** Failures in a row after which a root stops asking for a service (its own index answers). */
 export const MOST_FAILURES = 3;
@@ -42,28 +42,6 @@ interface Link {
   walks: Map<number, boolean>;
 }
 
-type Asked = Exclude<
-  ToService,
-  { t: "hello" } | { t: "cancel" } | { t: "hold" } | { t: "release" }
->;
-type Question = Asked extends infer Q ? Q extends { id: number } ? Omit<Q, "id"> : never : never;
-
-interface Pending {
-  root: number;
-  resolve(reply: FromService | string): void;
-  onProgress?: (progress: ScanProgress) => void;
-  /** The service said the call waits its turn at the index: its silence counts from now. */
-  alive(): void;
-}
-
-/** How long a question may take, its cancel, and where its progress goes. */
-interface AskOptions {
-  timeoutMs: number;
-  mostMs?: number;
-  signal?: AbortSignal;
-  onProgress?: (p: ScanProgress) => void;
-}
-
 /** The link worker's settings: where the sockets are, and how a service is started. */
 export type LinkSetup = Omit<Extract<ToLink, { type: "init" }>, "type">;
 
@@ -71,7 +49,7 @@ export type LinkSetup = Omit<Extract<ToLink, { type: "init" }>, "type">;
 export class ServiceLinks {
   readonly #worker: Worker;
   readonly #links: Link[];
-  readonly #pending = new Map<number, Pending>();
+  readonly #questions: Questions;
   #next = 1;
   /** This session's walks under way: a service is started at a quiet moment of them. */
   readonly #walking = new Calls();
@@ -94,6 +72,10 @@ export class ServiceLinks {
     } = {},
   ) {
     this.#worker = worker;
+    this.#questions = new Questions((i, message) => this.#send(i, message), (i, why) => {
+      this.#lost(i, why, true);
+      worker.postMessage({ type: "drop", root: i } satisfies ToLink);
+    });
     this.#log = options.log ?? (() => {});
     this.#startArgs = options.startArgs ?? (() => ({ args: [], input: "" }));
     this.#links = setup.roots.map(() => ({
@@ -158,7 +140,7 @@ export class ServiceLinks {
     const link = this.#links[i]!;
     if (link.state === "connecting" && link.rejoin) await this.#settled(i, REJOIN_MS);
     if (!this.up(i)) return this.why(i);
-    return await this.#put(i, question, options);
+    return await this.#questions.put(i, this.#next++, question, options);
   }
 
   /**
@@ -203,52 +185,10 @@ export class ServiceLinks {
     });
   }
 
-  #put(
-    i: number,
-    question: Question,
-    options: AskOptions,
-  ): Promise<FromService | string> {
-    const id = this.#next++;
-    const { signal, onProgress } = options;
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", aborted);
-        this.#pending.delete(id);
-      };
-      const aborted = () => {
-        done();
-        this.#send(i, { t: "cancel", id });
-        reject(signal!.reason);
-      };
-      const silent = () => {
-        done();
-        this.#lost(i, "its service did not answer in time", true);
-        this.#worker.postMessage({ type: "drop", root: i } satisfies ToLink);
-        resolve("its service did not answer in time");
-      };
-      const until = Date.now() + Math.max(options.mostMs ?? 0, options.timeoutMs);
-      let timer = setTimeout(silent, options.timeoutMs);
-      const alive = () => {
-        clearTimeout(timer);
-        timer = setTimeout(silent, Math.min(options.timeoutMs, Math.max(0, until - Date.now())));
-      };
-      if (signal?.aborted) return aborted();
-      signal?.addEventListener("abort", aborted, { once: true });
-      this.#pending.set(id, {
-        root: i,
-        resolve: (reply) => (done(), resolve(reply)),
-        alive,
-        ...(onProgress ? { onProgress } : {}),
-      });
-      this.#send(i, { ...question, id } as ToService);
-    });
-  }
-
   close(): void {
     this.#walking.close();
     this.#worker.terminate();
-    for (const pending of this.#pending.values()) pending.resolve("the server is closing");
+    this.#questions.end("the server is closing");
   }
 
   #send(i: number, message: ToService): void {
@@ -297,15 +237,8 @@ export class ServiceLinks {
     } else {
       const reply = message.message;
       if (!("id" in reply)) return;
-      const pending = this.#pending.get(reply.id);
-      if (reply.t === "progress") {
-        pending?.alive();
-        pending?.onProgress?.(reply.progress);
-      } else if (reply.t === "waiting") pending?.alive();
-      else if (pending) {
-        link.failures = 0; // it answered: a later loss counts from one again
-        pending.resolve(reply);
-      }
+      // It answered: a later loss counts from one again.
+      if (this.#questions.heard(reply)) link.failures = 0;
     }
   }
 
@@ -322,11 +255,7 @@ export class ServiceLinks {
       link.rejoin = wasUp && link.state === "idle";
       for (const id of link.walks.keys()) link.walks.set(id, false); // released at its end
     }
-    for (const [id, pending] of this.#pending) {
-      if (pending.root !== i) continue;
-      this.#pending.delete(id);
-      pending.resolve(why);
-    }
+    this.#questions.end(why, i);
   }
 }
 
