@@ -6,10 +6,13 @@
  * of 8 files) with `SHARED_INDEX=off` and then shared, each once every root is ready;
  * four sessions on two roots (the tree and a folder of 8 files), the total after each;
  * and what a root of 8 files adds (a session with the tree alone, then with the tree and
- * such a folder, shared). Every service of this user is stopped first and after.
+ * such a folder, shared). Every service of this user is stopped first and after. With
+ * `--idle S`, the five-root session, both ways, also sits idle for S seconds once ready and
+ * measured: the CPU time of its processes (the session and what serves it, every thread,
+ * `/proc/<pid>/stat`) as a share of one core.
  *
  * Options: --sizes 500k,home-2m-184k, --dir <where trees are kept>, --second <size of the
- * second tree, default 100k>, --settle <s before each reading, default 10>.
+ * second tree, default 100k>, --settle <s before each reading, default 10>, --idle <s, 0>.
  *
  * @module
  */
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     dir: { type: "string", default: path.join(os.tmpdir(), "fts-bench") },
     second: { type: "string", default: "100k" },
     settle: { type: "string", default: "10" },
+    idle: { type: "string", default: "0" },
   },
 });
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -80,6 +84,26 @@ async function pss(sessions: Session[]): Promise<{ total: number; parts: number[
   return { total: parts.reduce((a, b) => a + b, 0), parts };
 }
 
+/** CPU seconds used so far by process `pid` (all its threads, user and system; USER_HZ 100). */
+function cpuSeconds(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The share of one core the sessions and every service use over `--idle` seconds, idle. */
+async function idleCpu(sessions: Session[]): Promise<string> {
+  const seconds = Number(values.idle);
+  await new Promise((r) => setTimeout(r, Number(values.settle) * 1000));
+  const pids = [...sessions.map((s) => s.pid), ...services()];
+  const before = pids.map(cpuSeconds);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const used = pids.map((pid, i) => cpuSeconds(pid) - before[i]!);
+  const share = (x: number) => `${(100 * x / seconds).toFixed(2)}%`;
+  return `${share(used.reduce((a, b) => a + b, 0))} of a core over ${seconds} s (${
+    used.map(share).join(" + ")
+  })`;
+}
+
 /** A folder of 8 files. */
 function smallFolder(): string {
   const dir = Deno.makeTempDirSync({ prefix: "fts-small-" });
@@ -102,15 +126,19 @@ for (const size of values.sizes.split(",")) {
   const off = await session(five, { SHARED_INDEX: "off" });
   await untilReady(off, false);
   const offMem = await pss([off]);
+  const offIdle = Number(values.idle) > 0 ? await idleCpu([off]) : null;
   await off.close();
   console.log(line("One session, five roots, SHARED_INDEX=off", offMem));
+  if (offIdle) console.log(`Idle, SHARED_INDEX=off: ${offIdle}.`);
 
   await stopAll();
   const on = await session(five);
   await untilReady(on, true);
   const onMem = await pss([on]);
+  const onIdle = Number(values.idle) > 0 ? await idleCpu([on]) : null;
   await on.close();
   console.log(line(`The same shared (${services().length} service)`, onMem));
+  if (onIdle) console.log(`Idle, shared (the session, then its service): ${onIdle}.`);
   console.log(`Ratio shared / off: ${(onMem.total / offMem.total).toFixed(2)}x.\n`);
 
   await stopAll();

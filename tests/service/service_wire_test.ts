@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { T0, type TreeSpec } from "../helpers/tree.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { rootIndex } from "../helpers/server.ts";
+import { until } from "../helpers/until.ts";
 import { searchRequest } from "../helpers/request.ts";
 import {
   answeredBy,
@@ -241,7 +242,22 @@ Deno.test({
       conns.push(await Deno.connect({ transport: "unix", path: socket }));
     }
     for (const conn of conns) conn.close();
-    // Free again: a new session is answered by the same service's index.
+    // Free again: within 5 s the service accepts and answers a hello (its accept loop lives).
+    const freed = Date.now();
+    await until(async () => {
+      try {
+        const { conn, writer } = await rawSession(tree.root);
+        void writer;
+        const first = await messages<FromService>(conn).next();
+        conn.close();
+        return !first.done && first.value.t === "hello";
+      } catch {
+        return false;
+      }
+    }, "a hello answered");
+    const ms = Date.now() - freed;
+    assert.ok(ms < 5000, `accepting again within 5 s: ${ms} ms`);
+    // A new session is answered by the same service's index.
     await using b = await session(tree.root);
     await readyShared(b);
     assert.equal((await b.search({ timeField: "modified", limit: 5 })).isError, false);
