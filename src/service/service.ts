@@ -152,6 +152,8 @@ async function serveUntilIdle(
     sessions: h === null ? sessions : h.sessions,
     idleMs,
   });
+  /** Connections it could not accept (said in `status`). */
+  let unaccepted: ServiceAbout["unaccepted"];
   const about = (): ServiceAbout => {
     const states = index.status();
     return {
@@ -165,6 +167,7 @@ async function serveUntilIdle(
       })),
       memoryBytes: Deno.memoryUsage().rss,
       idleEndsAt,
+      ...(unaccepted ? { unaccepted } : {}),
     };
   };
   let closing = false;
@@ -188,7 +191,9 @@ async function serveUntilIdle(
         pause = 10;
       } catch (err) {
         if (closing) return;
-        log(`a connection could not be accepted (${err instanceof Error ? err.name : "error"})`);
+        const why = err instanceof Error ? err.name : "error";
+        unaccepted = { count: (unaccepted?.count ?? 0) + 1, last: why, at: Date.now() };
+        log(`a connection could not be accepted (${why})`);
         await new Promise((resolve) => setTimeout(resolve, pause));
         pause = Math.min(pause * 2, 1000);
         continue;

@@ -140,6 +140,13 @@ function described(about: ServiceAbout, now: number): string {
     ...about.roots.map((r) =>
       `  ${r.root}  index ${r.state} (${r.entries} entries), ${r.sessions} session(s)`
     ),
+    ...(about.unaccepted
+      ? [
+        `  could not accept ${about.unaccepted.count} connection(s), the last ${
+          span(now - about.unaccepted.at)
+        } ago (${about.unaccepted.last}: out of file descriptors?)`,
+      ]
+      : []),
   ].join("\n");
 }
 

@@ -108,6 +108,8 @@ export interface ServiceAbout extends ServiceFacts {
   memoryBytes: number;
   /** When it ends if no session comes (epoch ms); `null` while sessions are connected. */
   idleEndsAt: number | null;
+  /** Connections it could not accept (out of file descriptors: EMFILE), and the last one's why. */
+  unaccepted?: { count: number; last: string; at: number };
 }
 
 /** From a service. */

@@ -257,6 +257,14 @@ Deno.test({
     }, "a hello answered");
     const ms = Date.now() - freed;
     assert.ok(ms < 5000, `accepting again within 5 s: ${ms} ms`);
+    // Its status says it could not accept some (`file-time-search status` prints it).
+    const asked = await Deno.connect({ transport: "unix", path: socket });
+    await new Writer(asked).send({ t: "about" });
+    const about = await messages<FromService>(asked).next();
+    asked.close();
+    assert.ok(!about.done && about.value.t === "about");
+    assert.match(about.value.about.unaccepted?.last ?? "", /.+/, "the last one's why");
+    assert.ok((about.value.about.unaccepted?.count ?? 0) > 0, "connections it could not accept");
     // A new session is answered by the same service's index.
     await using b = await session(tree.root);
     await readyShared(b);
