@@ -163,7 +163,9 @@ async function main(args: string[]): Promise<number> {
       return 2;
     }
     await runService(settings, {
-      listening: giveUpNetAndRun,
+      // From source its `net` is exactly its sockets, kept to listen again where a cleaner
+      // removed one (socket_claim.ts); a compiled binary's is every host: given up.
+      listening: FROM_SOURCE ? () => {} : giveUpNetAndRun,
       stopOn: stopSignal(),
     });
     return 0;
