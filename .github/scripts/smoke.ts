@@ -3,7 +3,8 @@
  * initializes over stdio, lists the tools and runs one search, then searches until the
  * root's live index answers (contract §18: the binary carries the index's workers; one
  * left out turns the index off for good, which this sees), shared under the build its
- * compile wrote (contract §28a), which `status` names and `stop` ends. Exits non-zero on
+ * compile wrote (contract §28a), which `status` names and `stop` ends, no root's path on its
+ * service's command line. Exits non-zero on
  * any failure. Usage: deno run --allow-all .github/scripts/smoke.ts <binary>
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
@@ -24,6 +25,18 @@ interface RootIndex {
 }
 
 /** Runs the binary with `args`: its exit code and what it printed. */
+/** The command lines of services (`... service ...`) that hold `text`; `null` without `ps`. */
+async function commandLinesWith(text: string): Promise<string[] | null> {
+  try {
+    const ps = await new Deno.Command("ps", { args: ["-axo", "args"], stdout: "piped" }).output();
+    return new TextDecoder().decode(ps.stdout).split("\n")
+      .filter((line) => / service /.test(`${line} `) && line.includes(text));
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}
+
 async function run(...args: string[]): Promise<{ code: number; out: string }> {
   const out = await new Deno.Command(binary, { args, stdout: "piped", stderr: "piped" }).output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
@@ -90,6 +103,10 @@ try {
     if (status.code !== 0 || !status.out.includes(index.shared!.build!)) {
       throw new Error(`status: ${status.code} ${status.out}`);
     }
+    // No root's path on a service's command line (contract §28a): `ps` shows every user's.
+    const shown = await commandLinesWith(Deno.realPathSync(root));
+    if (shown === null) console.log("no ps here: the services' command lines are not checked");
+    else if (shown.length > 0) throw new Error(`a root's path on a command line: ${shown}`);
     const stop = await run("stop", root);
     if (stop.code !== 0 || !/^stopped: /m.test(stop.out)) throw new Error(`stop: ${stop.out}`);
   }
