@@ -135,9 +135,10 @@ for (const size of values.sizes.split(",")) {
   const on = await session(five);
   await untilReady(on, true);
   const onMem = await pss([on]);
+  const serving = services().length;
   const onIdle = Number(values.idle) > 0 ? await idleCpu([on]) : null;
   await on.close();
-  console.log(line(`The same shared (${services().length} service)`, onMem));
+  console.log(line(`The same shared (${serving} service)`, onMem));
   if (onIdle) console.log(`Idle, shared (the session, then its service): ${onIdle}.`);
   console.log(`Ratio shared / off: ${(onMem.total / offMem.total).toFixed(2)}x.\n`);
 

@@ -115,9 +115,13 @@ export function listRoots(
     clock: clocks[i]!,
     index: index[i]!,
   }));
+  // Every root named (contract §23a), the default first.
+  const others = roots.filter((r) => !r.isDefault).map((r) => r.path);
   const summary = `${roots.length} searchable folder${
     roots.length === 1 ? "" : "s"
-  }; the default is ${config.defaultRoot.path}.`;
+  }; the default is ${config.defaultRoot.path}${
+    others.length ? `; also ${others.join(", ")}` : ""
+  }.`;
   const result = {
     summary,
     roots,

@@ -1,7 +1,11 @@
 /**
  * Logging (contract §12): every line goes to stderr; once the client has asked for
  * logs with `logging/setLevel`, lines at or above its level also go to it as
- * `notifications/message`. stdout never carries a log line.
+ * `notifications/message`. stdout never carries a log line. Each tool call logs one line
+ * (contract §23a): the tool, its root, who answered (the index, or a walk and why), how
+ * many, and the time, at most {@linkcode MOST_CHARS} characters; a refusal names its code
+ * and the argument at fault. Nothing else is logged per call: the answer itself carries its
+ * summary and notes.
  *
  * @module
  */
@@ -9,6 +13,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/types.d.ts"
 import { type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolError } from "../errors.ts";
 
 /** Levels in increasing severity, as MCP orders them. */
 const LEVELS: LoggingLevel[] = [
@@ -69,4 +74,42 @@ export class McpLog {
     this.#server.sendLoggingMessage({ level, logger: "file-time-search", data: message })
       .catch(() => {}); // the client may be gone
   }
+}
+
+/** The longest line a call logs. */
+export const MOST_CHARS = 200;
+
+/** What one answered call's line says. */
+export interface CallFacts {
+  tool: "search" | "changes";
+  /** The root searched, or how many when every root was. */
+  root: string;
+  /** "the index", or "a walk (why)", or for changes "the journal", "a fresh instance (why)". */
+  answeredBy: string;
+  /** "12 matches", "3 changes". */
+  count: string;
+  ms: number;
+}
+
+/** `text` cut to `most` characters with an ellipsis in its middle (a path keeps both ends). */
+function cut(text: string, most: number): string {
+  if (text.length <= most) return text;
+  const half = Math.floor((most - 1) / 2);
+  return `${text.slice(0, half)}…${text.slice(text.length - (most - 1 - half))}`;
+}
+
+/** The line of an answered call. */
+export function callLine(facts: CallFacts): string {
+  const tail = `: ${facts.count}, ${facts.ms} ms, by ${facts.answeredBy}.`;
+  const head = `${facts.tool} ${facts.root}`;
+  if (head.length + tail.length <= MOST_CHARS) return head + tail;
+  // The root keeps at least 60 characters; the reason of a walk gives way first.
+  const root = cut(facts.root, Math.max(60, MOST_CHARS - facts.tool.length - 1 - tail.length));
+  return cut(`${facts.tool} ${root}${tail}`, MOST_CHARS);
+}
+
+/** The line of a refused call: its code, and the argument its message names first. */
+export function refusalLine(tool: CallFacts["tool"], err: ToolError): string {
+  const argument = /'([A-Za-z_.]+)'/.exec(err.message)?.[1];
+  return cut(`${tool} refused: ${err.code}${argument ? ` ('${argument}')` : ""}.`, MOST_CHARS);
 }

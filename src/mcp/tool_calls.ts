@@ -9,13 +9,14 @@
 // @ts-types="@modelcontextprotocol/sdk/types.d.ts"
 import type { CallToolResult, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "../errors.ts";
-import { BUILDING_NOTE_ROOM, summaryLine } from "../presentation.ts";
+import { BUILDING_NOTE_ROOM } from "../presentation.ts";
 import { wordsRoom } from "../result_words.ts";
 import type { Answers } from "../index/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import { searchByTime } from "../search/mod.ts";
 import { changesSince, changesStructured, rootClock } from "../changes/mod.ts";
 import { errorResult, structuredSuccess, successResult } from "./result.ts";
+import { callLine, refusalLine } from "./logging.ts";
 import type { ServerDeps } from "./server.ts";
 
 /** A `tools/call`'s parameters, as the SDK has checked them. */
@@ -98,17 +99,21 @@ export async function searchCall(
     if (result.roots) {
       result.output.clocks = roots.map((root) => ({ root, clock: rootClock(deps, root, started) }));
     } else result.output.clock = rootClock(deps, roots[0]!, started);
-    const { stats } = result.output;
+    const n = result.output.matches.length;
     log.log(
       "info",
-      `search: ${
-        summaryLine(result)
-      } Scanned ${stats.scannedFiles} files in ${stats.scannedDirectories} folders, ${stats.elapsedMs} ms. Answered by ${answeredBy}.`,
+      callLine({
+        tool: "search",
+        root: result.roots ? `every root (${roots.length})` : roots[0]!,
+        answeredBy,
+        count: `${n} match${n === 1 ? "" : "es"}${result.output.nextCursor ? ", more" : ""}`,
+        ms: deps.clock.now() - started,
+      }),
     );
     return successResult(result, deps.clock.now());
   } catch (err) {
     if (err instanceof ToolError) {
-      log.log("info", `search refused: ${err.code}.`);
+      log.log("info", refusalLine("search", err));
       return errorResult(err, deps.clock.now());
     }
     if (extra.signal.aborted) {
@@ -148,11 +153,24 @@ export async function changesCall(
       wordsRoom: 1200,
     }, extra.signal);
     const { structured, line } = changesStructured(result, deps.clock.now());
-    log.log("info", `changes: ${line}`);
+    const { output } = result;
+    const n = output.changes.length;
+    log.log(
+      "info",
+      callLine({
+        tool: "changes",
+        root: output.root,
+        answeredBy: output.freshInstance
+          ? `a fresh instance (${output.reason ?? "no journal"})`
+          : "the journal",
+        count: `${n} change${n === 1 ? "" : "s"}${output.nextCursor ? ", more" : ""}`,
+        ms: output.stats.elapsedMs,
+      }),
+    );
     return structuredSuccess(structured, line);
   } catch (err) {
     if (err instanceof ToolError) {
-      log.log("info", `changes refused: ${err.code}.`);
+      log.log("info", refusalLine("changes", err));
       return errorResult(err, deps.clock.now());
     }
     if (extra.signal.aborted) throw err;

@@ -255,7 +255,8 @@ export function parseArguments(
 /**
  * `path` checked by layer 1 (contract §6). An absolute path is refused all the same, but
  * one inside an allowed root gets a Fix with the same place relative to its root (contract
- * §23: a value computed from the input), never naming the root's absolute path.
+ * §23: a value computed from the input), naming that root when it is not the one searched
+ * (contract §23a: the roots are the client's own configuration).
  */
 function startPath(given: string, root: SearchRequest["root"], config: Config, guard: Guard) {
   try {
@@ -271,10 +272,10 @@ function startPath(given: string, root: SearchRequest["root"], config: Config, g
     const rel = hostRules.relative(inside(within)!, abs).replaceAll(hostRules.sep, "/");
     const fix = rel === ""
       ? "That is the root itself: omit 'path'."
-      : `Set 'path' to ${JSON.stringify(rel)}, the same place relative to ${
-        within === root
-          ? "the root"
-          : "another allowed root (pass it as 'root' too, as fs.list_roots lists it)"
+      : within === root
+      ? `Set 'path' to ${JSON.stringify(rel)}, the same place relative to the root.`
+      : `It is inside another allowed root: "root": ${JSON.stringify(within.path)}, "path": ${
+        JSON.stringify(rel)
       }.`;
     throw new ToolError(err.code, err.message, fix);
   }

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { Config } from "../config.ts";
 import { findRoot } from "../config.ts";
 import { ToolError } from "../errors.ts";
-import { hostRules, isWithin, normalizeAbsolute } from "../security/mod.ts";
+import { comparisonKey, hostRules, isWithin, normalizeAbsolute } from "../security/mod.ts";
 import { compileGlob, GlobSyntaxError } from "./glob.ts";
 import { meantArgument, numberFix } from "./meant.ts";
 import type { SearchRequest } from "./request.ts";
@@ -207,20 +207,53 @@ export function checkTime(
   return ms;
 }
 
+/**
+ * `root`: an allowed root as `fs.list_roots` lists it, or (contract §23a) its last path
+ * segment or a `~/` form when exactly one allowed root ends so. Anything else is
+ * `RootNotAllowed`, listing the allowed roots (the client's own configuration) or, for a
+ * folder inside one, naming that root with the subfolder as `path`.
+ */
 export function checkRoot(value: string, config: Config): SearchRequest["root"] {
-  const found = findRoot(config.roots, value);
+  const found = findRoot(config.roots, value) ?? rootByName(value, config.roots);
   if (found) return found;
   const abs = hostRules.isAbsolute(value) ? normalizeAbsolute(value) : null;
-  const inside = abs !== null && config.roots.some((r) => isWithin(r.path, abs));
+  const outer = abs === null ? undefined : config.roots.find((r) => isWithin(r.path, abs));
+  if (outer !== undefined) {
+    const rel = hostRules.relative(outer.path, abs!).replaceAll(hostRules.sep, "/");
+    throw new ToolError(
+      "RootNotAllowed",
+      "'root' is a folder inside an allowed root, not an allowed root itself.",
+      `Send the allowed root and the subfolder in it: "root": ${
+        JSON.stringify(outer.path)
+      }, "path": ${JSON.stringify(rel)}.`,
+    );
+  }
+  const listed = config.roots.map((r) => JSON.stringify(r.path)).join(", ");
+  const fits = rootsEndingIn(value, config.roots).length;
   throw new ToolError(
     "RootNotAllowed",
-    inside
-      ? "'root' is a folder inside an allowed root, not an allowed root itself."
-      : "'root' is not one of the folders this server may search.",
-    inside
-      ? "Pass the allowed root as 'root' (or omit 'root') and the subfolder, relative to it, as 'path'."
-      : "Omit 'root' to use the default root, or pass an allowed root exactly as fs.list_roots lists it.",
+    `'root' ${
+      fits > 1 ? `names ${fits} allowed roots` : "is not one of the folders this server may search"
+    }; the allowed roots are ${listed}.`,
+    `Set 'root' to one of them exactly (as fs.list_roots lists them), or omit it to search the default root (${
+      JSON.stringify(config.roots[0]?.path ?? "")
+    }).`,
   );
+}
+
+/** The allowed roots whose path ends with `value` as whole segments (`~/` taken off). */
+function rootsEndingIn(value: string, roots: readonly SearchRequest["root"][]) {
+  const tail = value.replace(/^~(?=[\\/]|$)/, "").replaceAll("\\", "/").replace(/^\/+|\/+$/g, "");
+  if (tail === "" || tail.split("/").some((s) => s === "" || s === "." || s === "..")) return [];
+  const end = hostRules.sep + tail.replaceAll("/", hostRules.sep);
+  return roots.filter((r) => comparisonKey(r.path).endsWith(comparisonKey(end)));
+}
+
+/** The allowed root `value` names by its last segments or a `~/` form, when just one fits. */
+function rootByName(value: string, roots: readonly SearchRequest["root"][]) {
+  if (hostRules.isAbsolute(value)) return undefined;
+  const fits = rootsEndingIn(value, roots);
+  return fits.length === 1 ? fits[0] : undefined;
 }
 
 /** Two arguments that cannot be given together (contract §21). */

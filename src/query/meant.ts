@@ -87,8 +87,69 @@ const pathFix: Meant = {
     }.`,
 };
 
+/**
+ * An instant for `from` or `to` from what was sent: a date-time (written as RFC 3339 when
+ * it was not), or an example.
+ */
+function instantOf(value: unknown): string {
+  const given = text(value);
+  if (given !== null && /^\d{4}-\d\d-\d\d/.test(given)) {
+    return parseDateTime(given) !== undefined ? given : dateTimeMistake(given).corrected ??
+      "2025-12-01T00:00:00Z";
+  }
+  return "2025-12-01T00:00:00Z";
+}
+
+/** The time field a name like `createdAfter` is about. */
+const fieldOf = (name: string): string => /^created|birth/i.test(name) ? "created" : "modified";
+
+/**
+ * `modifiedAfter`, `newerThan`...: `from` with the time field the name says; a duration sent
+ * (`newerThan: "3d"`) is a time back from now, `within` (contract §23a).
+ */
+const fromFix = (name: string): Meant => ({
+  meant: "from",
+  fix: (v) => {
+    const field = `"timeField": "${fieldOf(name)}"`;
+    const given = text(v);
+    if (given !== null && /^\d+\s*[a-z]+$/i.test(given)) {
+      return `Use 'within' for a time back from now: "within": "${
+        given.replace(/\s+/g, "")
+      }", ${field}.`;
+    }
+    return `Use 'from' for the earliest time: "from": ${JSON.stringify(instantOf(v))}, ${field}.`;
+  },
+});
+
+/** `modifiedBefore`, `olderThan`...: `to`, with the time field the name says. */
+const toFix = (name: string): Meant => ({
+  meant: "to",
+  fix: (v) =>
+    `Use 'to' for the latest time, an RFC 3339 date-time: "to": ${
+      JSON.stringify(instantOf(v))
+    }, "timeField": "${fieldOf(name)}".`,
+});
+
+/** What only `fs.changes_since` takes, sent to `fs.search_by_time`. */
+const clockFix: Meant = {
+  meant: "from",
+  fix: () =>
+    `A clock is fs.changes_since's: call fs.changes_since with "since": <the clock>, or here use 'from' for an instant ("from": "2025-12-01T00:00:00Z").`,
+};
+
 /** Names models use for another argument, lower-cased. */
 const MEANT: Record<string, Meant> = {
+  modifiedafter: fromFix("modifiedAfter"),
+  modifiedsince: fromFix("modifiedSince"),
+  createdafter: fromFix("createdAfter"),
+  createdsince: fromFix("createdSince"),
+  newerthan: fromFix("newerThan"),
+  modifiedbefore: toFix("modifiedBefore"),
+  createdbefore: toFix("createdBefore"),
+  olderthan: toFix("olderThan"),
+  before: toFix("before"),
+  until: toFix("until"),
+  clock: clockFix,
   order: sortFix,
   orderby: sortFix,
   sortby: sortFix,
@@ -107,15 +168,34 @@ const MEANT: Record<string, Meant> = {
   type: typeFix,
   kind: typeFix,
   since: sinceFix,
-  after: sinceFix,
+  after: fromFix("after"),
   dir: pathFix,
   folder: pathFix,
   directory: pathFix,
   subdirectory: pathFix,
 };
 
-/** Names models use for `since` in `fs.changes_since`, lower-cased. */
-const SINCE_NAMES = new Set(["after", "from", "within", "period", "start", "time", "date"]);
+/** Names models use for `since` in `fs.changes_since`, lower-cased (`clock`: every answer's field). */
+const SINCE_NAMES = new Set([
+  "clock",
+  "after",
+  "from",
+  "within",
+  "period",
+  "start",
+  "time",
+  "date",
+  "modifiedafter",
+  "modifiedsince",
+  "newerthan",
+]);
+
+/** What only `fs.search_by_time` takes, sent to `fs.changes_since`: left out, and why. */
+const SEARCH_ONLY: Record<string, string> = {
+  timefield: "fs.changes_since reports every change whatever its time field: leave 'timeField' out",
+  sort: "fs.changes_since answers in the order changes happened: leave 'sort' out",
+  to: "fs.changes_since answers up to now: leave 'to' out",
+};
 
 /**
  * What `fs.changes_since` takes for a time a model gave as `value`: the same duration, the
@@ -123,6 +203,7 @@ const SINCE_NAMES = new Set(["after", "from", "within", "period", "start", "time
  */
 function sinceValue(value: unknown): string {
   const given = text(value);
+  if (given !== null && /^fts\d*\./.test(given)) return given; // a clock, as every answer gives it
   if (given !== null && /^\d{4}-\d\d-\d\d/.test(given)) {
     return parseDateTime(given) !== undefined ? given : dateTimeMistake(given).corrected ??
       "2025-12-01T00:00:00Z";
@@ -135,7 +216,8 @@ function sinceValue(value: unknown): string {
 /**
  * The argument `name` stands for and what to send, built from `value`; `null` if none. Only
  * an argument of the tool called (`known`) is named: `fs.changes_since` has no `sort` and
- * takes every time as `since`.
+ * takes every time as `since`; an argument only `fs.search_by_time` has is named as its,
+ * with no argument meant (`meant` empty: leave it out).
  */
 export function meantArgument(
   name: string,
@@ -143,6 +225,9 @@ export function meantArgument(
   known: readonly string[] = [],
 ): { meant: string; fix: string } | null {
   const plain = name.toLowerCase().replace(/[_-]/g, "");
+  if (known.includes("since") && SEARCH_ONLY[plain] !== undefined) {
+    return { meant: "", fix: `${SEARCH_ONLY[plain]} (it is fs.search_by_time's).` };
+  }
   if (known.includes("since") && SINCE_NAMES.has(plain)) {
     return {
       meant: "since",

@@ -17,7 +17,7 @@ import type { Staged } from "./nobody.ts";
 import { childEnv, runDeno } from "./spawn.ts";
 
 /** How much of the server's stderr a connection keeps (its last characters). */
-const STDERR_TAIL = 4000;
+const STDERR_TAIL = 16_000;
 
 /** The server's entry module. */
 export const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
