@@ -2,11 +2,11 @@
  * One log line per call (contract §23a), read from the server's stderr over a session of
  * 20 calls (searches on two roots, changes on both, one refused): one line per call, each at
  * most 200 characters, each naming its root and who answered; the refusal's line names its
- * code and the argument at fault.
+ * code and the argument at fault. `fs.list_roots`' text line names every root.
  */
 import assert from "node:assert/strict";
 import { sanitize } from "../helpers/sanitize.ts";
-import { connect } from "../helpers/server.ts";
+import { connect, textOf } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 import { MOST_CHARS } from "../../src/mcp/logging.ts";
 
@@ -49,5 +49,10 @@ Deno.test({
       }
     }
     assert.match(perCall.at(-1)!, /search refused: InvalidArgument \('modifiedAfter'\)\./);
+    // fs.list_roots' text line names every root too, the default first.
+    const listed = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
+    const line = textOf(listed as Parameters<typeof textOf>[0]);
+    assert.match(line, /^2 searchable folders; the default is /);
+    for (const root of [notes, docs]) assert.ok(line.includes(root!), line);
   },
 });

@@ -120,20 +120,3 @@ Deno.test({
     for (const root of [notes, docs, other]) assert.ok(text.includes(JSON.stringify(root)), text);
   },
 });
-
-Deno.test({
-  name: "fixes applied: fs.list_roots' text line names every root",
-  ...sanitize,
-  async fn() {
-    await using tree = await makeTree({
-      "x/notes/a.md": { mtime: T0 },
-      "y/docs/b.md": { mtime: T0 },
-    });
-    const [notes, docs] = ["x/notes", "y/docs"].map((p) => tree.abs(p));
-    await using conn = await connect({ ALLOW_ROOTS: [notes, docs].join(","), INDEX: "off" });
-    const listed = await conn.client.callTool({ name: "fs.list_roots", arguments: {} });
-    const line = textOf(listed as Parameters<typeof textOf>[0]);
-    assert.match(line, /^2 searchable folders; the default is /);
-    for (const root of [notes, docs]) assert.ok(line.includes(root!), line);
-  },
-});
