@@ -12,6 +12,26 @@ import { parseDateTime } from "./time.ts";
 const text = (value: unknown): string | null =>
   typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 
+/** The instant a Fix shows where what was sent gives none. */
+const EXAMPLE_INSTANT = "2025-12-01T00:00:00Z";
+
+/** Whether `given` starts with a date (`2025-12-01...`). */
+const isDate = (given: string): boolean => /^\d{4}-\d\d-\d\d/.test(given);
+
+/** Whether `given` is a number and a unit (`3d`, `12 h`): a duration. */
+const isDuration = (given: string): boolean => /^\d+\s*[a-z]+$/i.test(given);
+
+/**
+ * An instant for `from`, `to` or `since` from what was sent: a date-time (written as RFC
+ * 3339 when it was not), or the example.
+ */
+function instantOf(value: unknown): string {
+  const given = text(value);
+  if (given === null || !isDate(given)) return EXAMPLE_INSTANT;
+  return parseDateTime(given) !== undefined ? given : dateTimeMistake(given).corrected ??
+    EXAMPLE_INSTANT;
+}
+
 /** A glob for the files of the extensions in `value` (`md`, `.md`, `["md", "txt"]`). */
 function extensionGlob(value: unknown): string {
   const list = (Array.isArray(value) ? value : [value]).map(text).filter((e) => e !== null)
@@ -60,23 +80,19 @@ const sinceFix: Meant = {
   meant: "within",
   fix: (v) => {
     const given = text(v);
-    if (given !== null && /^\d{4}-\d\d-\d\d/.test(given)) {
-      // A date: 'from', written as RFC 3339 when it was not.
-      const instant = parseDateTime(given) !== undefined ? given : dateTimeMistake(given).corrected;
-      return `Use 'from' for an instant: "from": ${
-        JSON.stringify(instant ?? "2025-12-01T00:00:00Z")
-      }.`;
+    // A date: 'from', written as RFC 3339 when it was not.
+    if (given !== null && isDate(given)) {
+      return `Use 'from' for an instant: "from": ${JSON.stringify(instantOf(v))}.`;
     }
     // A calendar period or a phrase ("yesterday", "last 3 days") says which argument fits.
     const hint = given === null ? null : withinHint(given);
     if (hint && "period" in hint) {
       return `Use 'period' for a calendar period: "period": "${hint.period}".`;
     }
-    const duration = hint?.within ??
-      (given !== null && /^\d+\s*[a-z]+$/i.test(given) ? given : "7d");
+    const duration = hint?.within ?? (given !== null && isDuration(given) ? given : "7d");
     return `Use 'within' for a time back from now ("within": ${
       JSON.stringify(duration)
-    }), or 'from' for an instant ("from": "2025-12-01T00:00:00Z").`;
+    }), or 'from' for an instant ("from": "${EXAMPLE_INSTANT}").`;
   },
 };
 const pathFix: Meant = {
@@ -86,19 +102,6 @@ const pathFix: Meant = {
       JSON.stringify(text(v)?.replace(/^[~/]+\/?/, "") || "docs")
     }.`,
 };
-
-/**
- * An instant for `from` or `to` from what was sent: a date-time (written as RFC 3339 when
- * it was not), or an example.
- */
-function instantOf(value: unknown): string {
-  const given = text(value);
-  if (given !== null && /^\d{4}-\d\d-\d\d/.test(given)) {
-    return parseDateTime(given) !== undefined ? given : dateTimeMistake(given).corrected ??
-      "2025-12-01T00:00:00Z";
-  }
-  return "2025-12-01T00:00:00Z";
-}
 
 /** The time field a name like `createdAfter` is about. */
 const fieldOf = (name: string): string => /^created|birth/i.test(name) ? "created" : "modified";
@@ -112,7 +115,7 @@ const fromFix = (name: string): Meant => ({
   fix: (v) => {
     const field = `"timeField": "${fieldOf(name)}"`;
     const given = text(v);
-    if (given !== null && /^\d+\s*[a-z]+$/i.test(given)) {
+    if (given !== null && isDuration(given)) {
       return `Use 'within' for a time back from now: "within": "${
         given.replace(/\s+/g, "")
       }", ${field}.`;
@@ -134,7 +137,7 @@ const toFix = (name: string): Meant => ({
 const clockFix: Meant = {
   meant: "from",
   fix: () =>
-    `A clock is fs.changes_since's: call fs.changes_since with "since": <the clock>, or here use 'from' for an instant ("from": "2025-12-01T00:00:00Z").`,
+    `A clock is fs.changes_since's: call fs.changes_since with "since": <the clock>, or here use 'from' for an instant ("from": "${EXAMPLE_INSTANT}").`,
 };
 
 /** Names models use for another argument, lower-cased. */
@@ -204,13 +207,10 @@ const SEARCH_ONLY: Record<string, string> = {
 function sinceValue(value: unknown): string {
   const given = text(value);
   if (given !== null && /^fts\d*\./.test(given)) return given; // a clock, as every answer gives it
-  if (given !== null && /^\d{4}-\d\d-\d\d/.test(given)) {
-    return parseDateTime(given) !== undefined ? given : dateTimeMistake(given).corrected ??
-      "2025-12-01T00:00:00Z";
-  }
+  if (given !== null && isDate(given)) return instantOf(given);
   const hint = given === null ? null : withinHint(given);
   if (hint && "within" in hint) return hint.within;
-  return given !== null && /^\d+\s*[a-z]+$/i.test(given) ? given.replace(/\s+/g, "") : "24h";
+  return given !== null && isDuration(given) ? given.replace(/\s+/g, "") : "24h";
 }
 
 /**

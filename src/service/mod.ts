@@ -2,9 +2,8 @@
  * A root's index service (contract §28, §28a): the process (service.ts), one connection
  * to it (service_session.ts) whose every message is checked first (service_messages.ts),
  * its claim on each root's socket (socket_claim.ts), its lock and what dead services left
- * (socket_sweep.ts), and `file-time-search status`
- * and `stop` (service_control.ts). A session's side of it is `link/`; what they say to
- * each other is `wire/`.
+ * (socket_sweep.ts), and `file-time-search status` and `stop` (service_control.ts). A
+ * session's side of it is `link/`; what they say to each other is `wire/`.
  *
  * May import: wire, index, paging, workers, query, ports, changes, config.ts, errors.ts.
  *

@@ -10,22 +10,14 @@
  * @module
  */
 import { checkSocketFolder, servicePaths } from "../wire/mod.ts";
-import { type HeldLock, holdLock } from "./socket_sweep.ts";
-
-/** The inode of the file at `path`, or `null` when there is none. */
-function inodeAt(path: string): number | null {
-  try {
-    return Deno.lstatSync(path).ino;
-  } catch {
-    return null;
-  }
-}
+import { type HeldLock, holdLock, inodeAt } from "./socket_sweep.ts";
 
 /** One root's socket and lock, held by this service. */
 export class SocketClaim {
+  readonly #folder: string;
+  readonly #name: string;
   readonly #socket: string;
   readonly #lockPath: string;
-  readonly #folder: string;
   readonly #uid: number;
   #lock: HeldLock;
   #listener: Deno.Listener;
@@ -46,6 +38,7 @@ export class SocketClaim {
   ) {
     const { socket, lock: lockPath } = servicePaths(folder, name);
     this.#folder = folder;
+    this.#name = name;
     this.#uid = uid;
     this.#socket = socket;
     this.#lockPath = lockPath;
@@ -106,7 +99,7 @@ export class SocketClaim {
     if (lock === null) return false;
     this.#lock = lock;
     try {
-      this.#listener = listen(this.#folder, this.#socket.slice(this.#folder.length + 1, -5));
+      this.#listener = listen(this.#folder, this.#name);
     } catch {
       return false;
     }

@@ -16,7 +16,7 @@ export interface HeldLock {
 }
 
 /** The inode of the file at `path`, or `null` when there is none. */
-function inodeAt(path: string): number | null {
+export function inodeAt(path: string): number | null {
   try {
     return Deno.lstatSync(path).ino;
   } catch {
