@@ -2,7 +2,7 @@
  * Sessions whose roots' indexes are shared (contract §28): the real server, started as a
  * client starts it (with `--allow-net` and `--allow-run`, which let it reach and start its
  * index services), and the services it starts, found in `/proc` (Linux) by their command
- * line and killed when a test ends, whatever it left behind.
+ * line and ended (SIGTERM, as `stop` ends them) when a test ends, whatever it left behind.
  *
  * @module
  */
@@ -18,6 +18,8 @@ import { DEFAULT_CHANGES, DEFAULT_INDEX_MAX_ENTRIES, DEFAULT_LIMITS } from "../.
 import { servicePaths } from "../../src/wire/socket_folder.ts";
 import { serviceName } from "../../src/link/service_name.ts";
 import { buildOf } from "../../src/wire/build.ts";
+import { sweepDead } from "../../src/service/socket_sweep.ts";
+import { makePrivateFolder, removePrivateFolder } from "../../src/index/watch/private_folder.ts";
 
 /** The build of this checkout, as its sessions name their services. */
 export const BUILD: string = (await buildOf(
@@ -104,17 +106,28 @@ export function indexKeeper(conn: Connection, root: string): number {
   return pids[0]!;
 }
 
-/** Kills every index service of `rootReal` (a test's end: none is left behind). */
-export function killServices(rootReal: string): void {
-  for (const pid of servicePids(rootReal)) {
+/**
+ * Ends every index service of `rootReal` as `stop` would (SIGTERM: each removes its socket,
+ * lock and private folder), killing one that has not ended within the bound of
+ * {@linkcode until} (a test's end: none is left behind).
+ */
+export async function endServices(rootReal: string): Promise<void> {
+  const pids = servicePids(rootReal);
+  const signal = (pid: number, name: Deno.Signal) => {
     try {
-      Deno.kill(pid, "SIGKILL");
+      Deno.kill(pid, name);
     } catch { /* ended meanwhile */ }
+  };
+  for (const pid of pids) signal(pid, "SIGTERM");
+  try {
+    await until(() => !pids.some(alive), "the services to end on SIGTERM");
+  } finally {
+    for (const pid of pids.filter(alive)) signal(pid, "SIGKILL");
   }
 }
 
 /**
- * A temp tree (tree.ts) whose index services are killed when it is disposed, before it is
+ * A temp tree (tree.ts) whose index services are ended when it is disposed, before it is
  * removed (unless the test removed it itself): whatever a test left running, none outlives it.
  */
 export async function treeWithServices(spec: TreeSpec): Promise<TempTree> {
@@ -122,12 +135,23 @@ export async function treeWithServices(spec: TreeSpec): Promise<TempTree> {
   const remove = tree[Symbol.asyncDispose].bind(tree);
   return Object.assign(tree, {
     [Symbol.asyncDispose]: async () => {
-      killServices(tree.root);
+      await endServices(tree.root);
+      leftBySomeKilled();
       await remove().catch((err) => {
         if (!(err instanceof Deno.errors.NotFound)) throw err;
       });
     },
   });
+}
+
+/**
+ * Removes what services and servers a test killed on purpose left (their sockets, locks and
+ * private folders), as the next service would: only what no live process holds.
+ */
+function leftBySomeKilled(): void {
+  sweepDead(servicePathsOf("/").folder, new Set());
+  const made = makePrivateFolder([]); // which sweeps the private folders of dead processes
+  if (made.path !== null) removePrivateFolder(made.path);
 }
 
 /** Whether process `pid` is running (not a zombie). */

@@ -54,3 +54,44 @@ Deno.test({
     assert.match(after.lastWalk!, /--allow-write=\/tmp/);
   },
 });
+
+Deno.test({
+  name: "private folder: one left by a killed process is removed by the next made, a live one kept",
+  ...sanitize,
+  async fn() {
+    const module = new URL("../../src/index/watch/private_folder.ts", import.meta.url).href;
+    // Each child makes its folder, says where, and waits to be killed.
+    const script = `const { makePrivateFolder } = await import(${JSON.stringify(module)});
+      console.log(makePrivateFolder([]).path); setInterval(() => {}, 60_000);`;
+    const child = () => {
+      const process = new Deno.Command(Deno.execPath(), {
+        args: ["eval", script],
+        stdin: "null",
+        stdout: "piped",
+        stderr: "inherit",
+      }).spawn();
+      const lines = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      return { process, path: lines.read().then(({ value }) => value!.trim()) };
+    };
+    // Both made while both are alive: neither removes the other's.
+    const killed = child();
+    const killedPath = await killed.path;
+    const live = child();
+    const livePath = await live.path;
+    killed.process.kill("SIGKILL");
+    await killed.process.status;
+    try {
+      assert.ok(Deno.statSync(killedPath).isDirectory, "a killed process cannot remove its own");
+      const made = makePrivateFolder([]);
+      assert.ok(made.path !== null);
+      removePrivateFolder(made.path);
+      assert.throws(() => Deno.statSync(killedPath), Deno.errors.NotFound);
+      assert.ok(Deno.statSync(livePath).isDirectory, "a live process's folder is kept");
+    } finally {
+      live.process.kill("SIGKILL");
+      await live.process.status;
+      removePrivateFolder(livePath);
+      removePrivateFolder(killedPath);
+    }
+  },
+});

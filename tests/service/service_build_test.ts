@@ -18,6 +18,7 @@ import {
   BUILD,
   endsLeavingNothing,
   lastSessionEnded,
+  privateFolderOf,
   readyShared,
   servicePids,
   session,
@@ -145,21 +146,26 @@ for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
 }
 
 Deno.test({
-  name: "service build: the socket and lock of a service that was killed are removed by the next",
+  name:
+    "service build: the socket, lock and private folder of a killed service are removed by the next",
   ignore,
   ...sanitize,
   async fn() {
     await using tree = await treeWithServices(SPEC);
     await using other = await treeWithServices(SPEC);
     const killed = await lastSessionEnded(tree.root, "15m");
+    const folder = privateFolderOf(killed.pid);
+    assert.ok(folder !== null, "the service's private folder");
     Deno.kill(killed.pid, "SIGKILL");
     await until(() => !alive(killed.pid), "the killed service to end");
     assert.ok(Deno.lstatSync(killed.socket).isSocket, "a killed service leaves its socket");
     assert.ok(Deno.lstatSync(killed.lock).isFile, "and its lock");
+    assert.ok(Deno.lstatSync(folder).isDirectory, "and its private folder");
     await using b = await session(other.root);
     await readyShared(b);
     assert.throws(() => Deno.lstatSync(killed.socket), Deno.errors.NotFound);
     assert.throws(() => Deno.lstatSync(killed.lock), Deno.errors.NotFound);
+    assert.throws(() => Deno.lstatSync(folder), Deno.errors.NotFound);
   },
 });
 

@@ -131,6 +131,9 @@ async function fakeService(socket: string, ...rest: string[]) {
         fake.kill("SIGKILL");
       } catch { /* ended */ }
       await fake.status;
+      try {
+        Deno.removeSync(socket); // a killed process cannot remove its socket
+      } catch { /* gone */ }
     },
   };
 }

@@ -35,6 +35,11 @@ Deno.test({
   ...sanitize,
   async fn() {
     await using staged = await stageForNobody(USER);
+    const folder = `/tmp/file-time-search-${USER}`;
+    // Disposed after the tree (whose services end first): the test's user's socket folder.
+    await using _folder = {
+      [Symbol.asyncDispose]: () => Promise.resolve(Deno.removeSync(folder, { recursive: true })),
+    };
     await using tree = await treeWithServices({
       "a/one.txt": { mtime: T0 },
       "b/two.txt": { mtime: T0 + 1 },
@@ -42,7 +47,6 @@ Deno.test({
     Deno.chmodSync(tree.root, 0o755);
     const root = tree.root;
     const env = { SHARED_INDEX_IDLE: "60" };
-    const folder = `/tmp/file-time-search-${USER}`;
     try {
       Deno.removeSync(folder, { recursive: true }); // left by an earlier run
     } catch { /* none */ }

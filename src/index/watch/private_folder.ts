@@ -5,9 +5,20 @@
  * stops. On Linux and macOS it is made in `/tmp` (so that `--allow-write=/tmp` and `/tmp` in
  * `--allow-read` are all it needs), else in the temp folder Deno names.
  *
+ * Its process holds the lock of `held.lock` in it for its whole life (locked before the file
+ * has that name, so none sees it free). A process killed before it could remove its folder
+ * leaves that lock free: the next one to make a private folder in the same place removes the
+ * folder (contract §28a: what a dead process left is cleaned by the next one).
+ *
  * @module
  */
 import { hostRules, isWithin } from "../../security/mod.ts";
+
+const PREFIX = "file-time-search-";
+/** The file whose lock says that the folder's process is alive. */
+const HELD = "held.lock";
+/** This process's private folders, each with its held lock. */
+const holding = new Map<string, Deno.FsFile>();
 
 /** The private folder (a real path), or why there is none. */
 export type PrivateFolder = { path: string } | { path: null; why: string };
@@ -31,7 +42,7 @@ export function makePrivateFolder(rootsReal: readonly string[]): PrivateFolder {
     }
     let made: string;
     try {
-      made = Deno.makeTempDirSync({ prefix: "file-time-search-", ...(dir ? { dir } : {}) });
+      made = Deno.makeTempDirSync({ prefix: PREFIX, ...(dir ? { dir } : {}) });
     } catch {
       continue;
     }
@@ -43,6 +54,8 @@ export function makePrivateFolder(rootsReal: readonly string[]): PrivateFolder {
       why = "the server may not read in the temp folder";
       continue;
     }
+    hold(path);
+    sweepDead(path);
     if (!rootsReal.some((root) => isWithin(root, path))) return { path };
     removePrivateFolder(path);
     why = "the temp folder lies inside a root";
@@ -52,6 +65,8 @@ export function makePrivateFolder(rootsReal: readonly string[]): PrivateFolder {
 
 /** Removes the private folder and what is in it; quietly, if it is gone already. */
 export function removePrivateFolder(path: string): void {
+  holding.get(path)?.close(); // and its lock with it
+  holding.delete(path);
   try {
     Deno.removeSync(path, { recursive: true });
   } catch { /* gone, or never made */ }
@@ -71,4 +86,55 @@ export function cookiesFolder(privateFolder: string, n: number): string {
   } catch { /* not there yet */ }
   Deno.mkdirSync(cookies, { recursive: true, mode: 0o700 });
   return cookies;
+}
+
+/** Locks `held.lock` in the new folder `made` for this process's life (quietly, if it cannot). */
+function hold(made: string): void {
+  const named = `${made}${hostRules.sep}${HELD}`;
+  const unnamed = `${named}.new`;
+  try {
+    const file = Deno.openSync(unnamed, { read: true, write: true, createNew: true, mode: 0o600 });
+    try {
+      if (!file.tryLockSync(true)) throw new Error("locked");
+      Deno.renameSync(unnamed, named);
+    } catch (err) {
+      file.close();
+      throw err;
+    }
+    holding.set(made, file);
+  } catch { /* not held: never swept either (only a free held.lock is) */ }
+}
+
+/**
+ * Removes the private folders beside `made` (this program's, in the same temp folder) whose
+ * `held.lock` is free: their processes are gone. A folder without one is left as it is.
+ */
+function sweepDead(made: string): void {
+  const at = made.lastIndexOf(hostRules.sep);
+  const parent = made.slice(0, at) || hostRules.sep;
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(parent)]
+      .filter((e) => e.isDirectory && e.name.startsWith(PREFIX))
+      .map((e) => e.name);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const folder = `${parent}${hostRules.sep}${name}`;
+    if (folder === made) continue;
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(`${folder}${hostRules.sep}${HELD}`, { read: true, write: true });
+    } catch {
+      continue; // none (or not ours to open)
+    }
+    try {
+      if (file.tryLockSync(true)) Deno.removeSync(folder, { recursive: true });
+    } catch {
+      /* left as it is */
+    } finally {
+      file.close();
+    }
+  }
 }
