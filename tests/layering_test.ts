@@ -161,6 +161,7 @@ Deno.test("layering: the rooms are the ones the README describes", () => {
     "paging",
     "ports",
     "query",
+    "query/arguments",
     "search",
     "security",
     "service",

@@ -11,12 +11,10 @@ import type { Config } from "../config.ts";
 import { ToolError } from "../errors.ts";
 import type { Guard } from "../security/mod.ts";
 import {
-  argumentsShape,
   checkTime,
   encodePayload,
   invalidArgument,
   invalidCursor,
-  parseArguments,
   parsePayload,
   type Period,
   periodBounds,
@@ -26,6 +24,7 @@ import {
   withinStart,
   zonedTime,
 } from "../query/mod.ts";
+import { argumentsShape, parseArguments } from "../query/arguments/mod.ts";
 import { type Clock, decodeClock, looksLikeClock, rootTag } from "./clock.ts";
 
 /** The shape: `fs.search_by_time`'s filters and paging, and `since`. */

@@ -1,21 +1,13 @@
 /**
- * The query and its contract: the tool's arguments checked in the contract's order into
- * one `SearchRequest`, its times, globs and orders, and cursors with the query hash
- * (contract §5-§10). Pure: no file system, no workers.
+ * The query and its contract: the checks of the tool's arguments, the one `SearchRequest`
+ * they make, its times, globs and orders, and cursors with the query hash (contract
+ * §5-§10). Pure: no file system, no workers. The arguments' parsing (zod) is the sub-room
+ * `query/arguments`, which no worker loads.
  *
  * May import: security, config.ts, errors.ts.
  *
  * @module
  */
-export {
-  DEFAULT_LIMIT,
-  MAX_CURSOR_LENGTH,
-  MAX_EXCLUDES,
-  MAX_GLOB_LENGTH,
-  MAX_PATH_LENGTH,
-  parseArguments,
-  type ParsedArguments,
-} from "./arguments.ts";
 export {
   CURSOR_VERSION,
   decodeCursor,
@@ -28,7 +20,6 @@ export {
   queryHash,
   type SetPosition,
 } from "./cursor.ts";
-export { argumentsShape } from "./arguments.ts";
 export { checkRoot, checkTime, invalidArgument } from "./checks.ts";
 export { closestName, withinHint } from "./hints.ts";
 export { compileGlob, GlobSyntaxError, isCaseSensitive, type PathMatcher } from "./glob.ts";

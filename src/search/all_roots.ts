@@ -13,11 +13,11 @@ import {
   encodeCursor,
   encodeSetCursor,
   formatTime,
-  parseArguments,
   type RootKey,
   rootsOrder,
   type SetPosition,
 } from "../query/mod.ts";
+import { parseArguments } from "../query/arguments/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import {
   type MatchOutput,

@@ -17,7 +17,7 @@ import type { Config } from "../../src/config.ts";
 import { DEFAULT_LIMITS, DEFAULT_MAX_RESULT_CHARS } from "../../src/config.ts";
 import { SEARCH_INPUT_SCHEMA } from "../../src/mcp/tool_schema.ts";
 import { SEARCH_TOOL } from "../../src/mcp/search_tool.ts";
-import { argumentsShape, DEFAULT_LIMIT, parseArguments } from "../../src/query/arguments.ts";
+import { argumentsShape, DEFAULT_LIMIT, parseArguments } from "../../src/query/arguments/mod.ts";
 import { SORTS, TIME_FIELDS } from "../../src/query/request.ts";
 
 interface JsonProperty {

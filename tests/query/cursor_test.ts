@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { throwsCode } from "../helpers/throws.ts";
 import { loadConfig } from "../../src/config.ts";
-import { parseArguments } from "../../src/query/arguments.ts";
+import { parseArguments } from "../../src/query/arguments/mod.ts";
 import fc from "npm:fast-check@4.10.2";
 import { ToolError } from "../../src/errors.ts";
 import { decodeCursor, encodeCursor, queryHash as hashOf } from "../../src/query/cursor.ts";

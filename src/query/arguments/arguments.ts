@@ -6,15 +6,15 @@
  * @module
  */
 import { z } from "zod";
-import type { Config } from "../config.ts";
-import { ToolError } from "../errors.ts";
+import type { Config } from "../../config.ts";
+import { ToolError } from "../../errors.ts";
 import {
   type Guard,
   hostRules,
   isWithin,
   normalizeAbsolute,
   strictGuard,
-} from "../security/mod.ts";
+} from "../../security/mod.ts";
 import {
   checkEnum,
   checkGlob,
@@ -24,10 +24,10 @@ import {
   checkTime,
   clash,
   invalidArgument,
-} from "./checks.ts";
-import { decodeCursor, peekChain, queryHash } from "./cursor.ts";
-import { type SearchRequest, type Sort, SORTS, TIME_FIELDS, type TimeField } from "./request.ts";
-import { type Period, periodBounds, PERIODS, serverTimeZone, withinStart } from "./window.ts";
+} from "../checks.ts";
+import { decodeCursor, peekChain, queryHash } from "../cursor.ts";
+import { type SearchRequest, type Sort, SORTS, TIME_FIELDS, type TimeField } from "../request.ts";
+import { type Period, periodBounds, PERIODS, serverTimeZone, withinStart } from "../window.ts";
 
 /** Length limits of contract §14, in UTF-16 code units. */
 export const MAX_GLOB_LENGTH = 1024;

@@ -1,0 +1,53 @@
+/**
+ * What each worker loads (src/worker_modules.ts): never zod or the MCP SDK, which only the
+ * server's own isolate needs. Loaded in a worker, zod alone cost it about 5.5 MB of PSS (an
+ * index worker 22 → 16.4 MB, a scan worker 21.7 → 14.3 MB; docs/benchmarks.md), once per
+ * root's index worker and per scan worker. Read from `deno info`'s graph, following the
+ * imports that run (a type-only import is erased, so it loads nothing).
+ */
+import assert from "node:assert/strict";
+import { WORKER_MODULES } from "../src/worker_modules.ts";
+import { childEnv } from "./helpers/spawn.ts";
+
+interface Dependency {
+  code?: { specifier: string };
+}
+interface Info {
+  roots: string[];
+  modules: { specifier: string; dependencies?: Dependency[] }[];
+  redirects: Record<string, string>;
+}
+
+/** The npm packages (names) whose code runs when `url` is loaded. */
+async function npmLoaded(url: URL): Promise<Set<string>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--lock=tests/deno.lock", url.href],
+    cwd: new URL("..", import.meta.url),
+    env: childEnv(),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  const info: Info = JSON.parse(new TextDecoder().decode(out.stdout));
+  const byName = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (specifier: string) => {
+    const at = info.redirects[specifier] ?? specifier;
+    if (seen.has(at)) return;
+    seen.add(at);
+    const npm = /^npm:\/?(@?[^@/]+(?:\/[^@/]+)?)@/.exec(at);
+    if (npm) return void packages.add(npm[1]!);
+    for (const dep of byName.get(at)?.dependencies ?? []) if (dep.code) visit(dep.code.specifier);
+  };
+  for (const root of info.roots) visit(root);
+  return packages;
+}
+
+for (const [name, url] of Object.entries(WORKER_MODULES)) {
+  Deno.test(`worker modules: the ${name} worker loads neither zod nor the MCP SDK`, async () => {
+    const loaded = await npmLoaded(url);
+    assert.ok(!loaded.has("zod"), `${name}: ${[...loaded].join(", ")}`);
+    assert.ok(!loaded.has("@modelcontextprotocol/sdk"), `${name}: ${[...loaded].join(", ")}`);
+  });
+}
