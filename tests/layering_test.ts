@@ -144,7 +144,7 @@ Deno.test("layering: no folder of src/ holds more than 12 modules", () => {
   assert.deepEqual(crowded, []);
 });
 
-Deno.test("layering: the rooms are the ones the README describes", () => {
+Deno.test("layering: the rooms are the ones docs/architecture.md describes", () => {
   assert.deepEqual([...rooms().keys()].sort(), [
     "changes",
     "cli",
@@ -171,8 +171,8 @@ Deno.test("layering: the rooms are the ones the README describes", () => {
   ]);
 });
 
-Deno.test("layering: the README's module list names every module of src/", () => {
-  const readme = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
+Deno.test("layering: docs/architecture.md's module list names every module of src/", () => {
+  const readme = Deno.readTextFileSync(new URL("../docs/architecture.md", import.meta.url));
   const all = [SRC, ...[...rooms().keys()].map((r) => path.join(SRC, r))].flatMap(modules);
   const missing = all.map((file) => path.basename(file))
     .filter((name) => name !== "mod.ts" && !readme.includes(name));

@@ -178,3 +178,13 @@ Deno.test("README's status command runs as printed", async () => {
   assert.equal(code, 0);
   assert.match(stdout, /^(No index services\.|service pid \d+, build )/);
 });
+
+Deno.test("README is for users: at most 300 lines, the inside in docs/architecture.md", () => {
+  const lines = README.trimEnd().split("\n").length;
+  assert.ok(lines <= 300, `README: ${lines} lines`);
+  assert.ok(README.includes("(docs/architecture.md)"), "it points at the tour");
+  const tour = Deno.readTextFileSync(`${REPO}/docs/architecture.md`);
+  assert.match(tour, /^## How it works$/m);
+  // Each long command line once: the --allow-env list is printed in one configuration.
+  assert.equal(README.split("--allow-env=").length - 1, 1);
+});

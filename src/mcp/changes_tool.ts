@@ -29,7 +29,7 @@ export const CHANGES_INPUT_SCHEMA = {
     since: {
       type: "string",
       description:
-        "A 'clock' from an earlier answer (exact, removals and renames too), or a time: RFC 3339 with an offset ('2025-12-15T09:00:00Z') or a duration back from now ('2h').",
+        "A 'clock' from an earlier answer (exact, removals too), or a time: RFC 3339 with an offset or a duration back from now ('2h').",
     },
     root: {
       type: "string",
@@ -46,13 +46,12 @@ export const CHANGES_INPUT_SCHEMA = {
     includeDirectories: {
       type: "boolean",
       default: false,
-      description:
-        "Folders too: a folder moved or removed whole is then one entry, with how many it held.",
+      description: "Folders too: one moved or removed whole is one entry.",
     },
     expand: {
       type: "boolean",
       default: false,
-      description: "List each entry of a folder moved or removed whole, not the folder alone.",
+      description: "List each entry of a folder moved or removed whole.",
     },
     exclude: { ...search.exclude, description: "Globs to leave out, e.g. ['node_modules']." },
     respectIgnoreFiles: {
@@ -67,7 +66,7 @@ export const CHANGES_INPUT_SCHEMA = {
     limit: { ...search.limit, description: "Changes per page, 1 to 1000." },
     cursor: {
       type: "string",
-      description: "The previous answer's nextCursor, with the same other arguments.",
+      description: "The previous answer's nextCursor (same other arguments).",
     },
   },
   required: ["since"],
@@ -83,8 +82,7 @@ export const CHANGES_OUTPUT_SCHEMA = {
     since: TIME,
     freshInstance: {
       type: "boolean",
-      description:
-        "true: removals and renames cannot be known ('reason'); listed is what was modified or created since.",
+      description: "true: no removals or renames can be known ('reason').",
     },
     complete: { type: "boolean" },
     reason: { type: "string" },
@@ -128,11 +126,9 @@ export const CHANGES_OUTPUT_SCHEMA = {
 
 const DESCRIPTION = [
   "What changed since: files and folders created, modified, renamed or removed (deleted) under an allowed root since an earlier answer or a time, e.g. after a build, a git checkout or an npm install.",
-  "Every answer of this server has a 'clock': pass it as 'since' later for exactly what changed after that answer, each entry once (its net change); the answer's own 'clock' is the next one to use.",
-  "Examples: {since: '<clock>'} (the clock's root); {since: '2h'}; {since: '2026-01-05T09:00:00+09:00', path: 'src', glob: 'src/**/*.ts'};",
-  "{since: '<clock>', includeDirectories: true}: a folder moved or removed whole is one entry ('expand' lists its entries).",
-  "When the server cannot know (freshInstance: true; 'reason'), it lists what was modified or created since, no removals.",
-  "In path order; page with 'nextCursor'.",
+  "Every answer has a 'clock': pass it as 'since' for exactly what changed after that answer, each entry once; the answer's own 'clock' is the next.",
+  "Examples: {since: '<clock>'}; {since: '2h'}; {since: '<clock>', includeDirectories: true}: a folder moved or removed whole is one entry.",
+  "When the server cannot know (freshInstance: true), it lists what was modified or created since, no removals. In path order; page with 'nextCursor'.",
 ].join(" ");
 
 /** The tool as `tools/list` publishes it. */
@@ -143,7 +139,6 @@ export const CHANGES_TOOL: Tool = {
   inputSchema: CHANGES_INPUT_SCHEMA as unknown as Tool["inputSchema"],
   outputSchema: CHANGES_OUTPUT_SCHEMA as unknown as NonNullable<Tool["outputSchema"]>,
   annotations: {
-    title: "What changed recently: files created, modified, renamed or removed",
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,

@@ -10,15 +10,20 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
 import type { IndexStatus } from "../index/mod.ts";
 import { serverClock, serverTime } from "../presentation.ts";
-import { CLOCK_SCHEMA, COUNT, nullable, SERVER_CLOCK_SCHEMA, TIME } from "./tool_schema.ts";
+import { CLOCK_SCHEMA, COUNT, nullable, TIME } from "./tool_schema.ts";
 
-/** An object of counts. */
-function counts<const K extends string>(names: readonly K[]) {
-  return {
-    type: "object",
-    properties: Object.fromEntries(names.map((n) => [n, COUNT])) as Record<K, typeof COUNT>,
-  } as const;
+/** `schema` with a description (every field of the output is described, contract §23a). */
+function said<const T extends Record<string, unknown>>(description: string, schema: T) {
+  return { ...schema, description } as const;
 }
+
+/** A closed object (`additionalProperties: false`) of described fields. */
+function fields<const P extends Record<string, unknown>>(description: string, properties: P) {
+  return { type: "object", additionalProperties: false, description, properties } as const;
+}
+
+const count = (description: string) => said(description, COUNT);
+const STRING = { type: "string" } as const;
 
 /** The tool's stable name. */
 export const LIST_ROOTS_TOOL_NAME = "fs.list_roots";
@@ -28,59 +33,69 @@ export const LIST_ROOTS_TOOL: Tool = {
   name: LIST_ROOTS_TOOL_NAME,
   title: "List the folders searched for recent files",
   description:
-    "The folders fs.search_by_time and fs.changes_since search for recent, recently changed, newest or latest files by modified or created time (pass one as 'root' exactly as listed, or omit it for the default), each with its 'clock' and its index's state; the server's time and zone (what 'today' and 'this week' are counted in).",
+    "The folders searched for recent, recently changed, newest or latest files by modified or created time: pass one as 'root', or omit it for the default. Each with its 'clock' and its index's state; the server's time and zone, where 'today' and 'this week' are counted.",
   inputSchema: { type: "object", additionalProperties: false, properties: {} },
   outputSchema: {
     type: "object",
     additionalProperties: false,
     properties: {
-      summary: { type: "string" },
+      summary: said("Every root named.", { type: "string" }),
       roots: {
         type: "array",
-        items: {
-          type: "object",
-          properties: {
-            path: { type: "string" },
-            isDefault: { type: "boolean" },
-            clock: CLOCK_SCHEMA,
-            index: {
-              type: "object",
-              description:
-                "'ready': answers from memory; 'building', 'starting': calls walk meanwhile; 'off': 'reason' says why. 'readFromDisk': folders the watch leaves out.",
-              properties: {
-                state: { type: "string", enum: ["off", "starting", "building", "ready"] },
-                entries: COUNT,
-                reason: { type: "string" },
-                answers: counts(["index", "walk"]),
-                lastWalk: { type: "string" },
-                checkedWhole: TIME,
-                checkEnded: TIME,
-                readFromDisk: counts(["folders", "linksOut", "specialFiles"]),
-                watches: COUNT,
-                memoryBytes: COUNT,
-                journal: {
-                  type: "object",
-                  description:
-                    "What fs.changes_since answers from ('start': the first position it answers exactly).",
-                  properties: {
-                    position: COUNT,
-                    start: nullable(COUNT),
-                    steps: COUNT,
-                    memoryBytes: COUNT,
-                  },
-                },
-              },
-            },
-          },
-        },
+        description: "The default first.",
+        items: fields("A root.", {
+          path: said("Pass as 'root'.", { type: "string" }),
+          isDefault: said("Used when 'root' is left out.", { type: "boolean" }),
+          clock: CLOCK_SCHEMA,
+          index: fields("Its live index.", {
+            state: said("'ready': answers from memory; else calls walk ('off': see 'reason').", {
+              type: "string",
+              enum: ["off", "starting", "building", "ready"],
+            }),
+            entries: count("Held (building: read so far)."),
+            reason: said("Why off, or built again.", { type: "string" }),
+            answers: fields("Calls so far, by who answered.", {
+              index: count("From memory."),
+              walk: count("By a walk."),
+            }),
+            lastWalk: said("Why the last walk.", { type: "string" }),
+            checkedWhole: said("All checked on disk since (UTC).", STRING),
+            checkEnded: said("That check's end.", STRING),
+            readFromDisk: fields("Folders left unwatched.", {
+              folders: count("How many."),
+              linksOut: count("Links out met."),
+              specialFiles: count("FIFOs, devices met."),
+            }),
+            watches: count("Folders watched."),
+            memoryBytes: count("Its size where it is held."),
+            journal: fields("What fs.changes_since answers from.", {
+              position: count("Changes so far."),
+              start: said("First answered exactly.", nullable(COUNT)),
+              steps: count("Kept."),
+              memoryBytes: count("Its size."),
+            }),
+            shared: fields("Its index service, or why not ('reason').", {
+              sessions: count("Sessions now."),
+              since: said("Its start.", STRING),
+              build: said("Version+code digest.", { type: "string" }),
+              reason: said("Why not shared now.", { type: "string" }),
+            }),
+          }),
+        }),
       },
-      ...SERVER_CLOCK_SCHEMA,
-      memory: { ...counts(["rssBytes", "heapBytes"]), description: "The server process's." },
+      serverTime: said("Now (UTC).", TIME),
+      timeZone: fields("Where 'today' is counted.", {
+        name: said("IANA name.", { type: "string" }),
+        offset: said("Offset now.", { type: "string" }),
+      }),
+      memory: fields("This session's process (an index's: 'memoryBytes').", {
+        rssBytes: count("Resident."),
+        heapBytes: count("JS heap used."),
+      }),
     },
     required: ["roots", "serverTime", "timeZone"],
   },
   annotations: {
-    title: "List the folders searched for recent files",
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,

@@ -10,12 +10,9 @@ import { SEARCH_INPUT_SCHEMA, SEARCH_OUTPUT_SCHEMA, SEARCH_TOOL_NAME } from "./t
 
 const DESCRIPTION = [
   "Find recent, recently changed, newest or latest files (and optionally folders) by modified or created time under an allowed root.",
-  "'What changed in the last 24 hours': within: '24h' (or '7d', '2weeks'); 'today': period: 'today' (or 'yesterday', 'this_week', 'last_month'), in the server's time zone;",
-  "'the newest files': no window, sort 'time_desc' (default) and a 'limit'; 'big files changed this week': add minSizeBytes.",
-  "Exact ranges: 'from' (inclusive), 'to' (exclusive), RFC 3339 with an offset. Result times are UTC; paths are relative to the answer's 'root'.",
-  "'glob' matches the whole root-relative path: '**/*.md' at any depth, '*.md' only at the top.",
-  "If 'nextCursor' is not null, call again with 'cursor' for the next page; 'notes' say why a page is partial or empty.",
-  "Contents of .git folders are left out unless includeVcs. Links are listed as files, never followed.",
+  "'What changed in the last 24 hours': within: '24h' (or '7d', '2weeks'); 'today', 'this week': period: 'today' (or 'yesterday', 'this_week', 'last_month'), in the server's time zone; 'the newest files': no window and a 'limit'.",
+  "Exact ranges: 'from' (inclusive), 'to' (exclusive), RFC 3339 with an offset. Result times are UTC; paths are relative to the answer's 'root', which 'glob' is matched against.",
+  "If 'nextCursor' is not null, call again with 'cursor'; 'notes' say why a page is partial or empty. Links are never followed.",
   "What was removed or renamed: fs.changes_since with the answer's 'clock'.",
 ].join(" ");
 
@@ -27,7 +24,6 @@ export const SEARCH_TOOL: Tool = {
   inputSchema: SEARCH_INPUT_SCHEMA as unknown as Tool["inputSchema"],
   outputSchema: SEARCH_OUTPUT_SCHEMA as unknown as NonNullable<Tool["outputSchema"]>,
   annotations: {
-    title: "Find recent files by modified or created time",
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,

@@ -20,29 +20,28 @@ export const SEARCH_INPUT_SCHEMA = {
     root: {
       type: "string",
       description:
-        "An allowed root as fs.list_roots lists it, or '*' for all (each match names its root). Default: the default root.",
+        "An allowed root as fs.list_roots lists it, or '*' for all. Default: the default root.",
     },
     path: {
       type: "string",
-      description:
-        "Where to search, relative to the root, e.g. 'docs/2025'. Default: the whole root.",
+      description: "A folder of the root to search, e.g. 'docs/2025'.",
     },
     timeField: {
       type: "string",
       description:
-        "'modified' (last change) or 'created' (birth time; not every file system has it).",
+        "'modified' (last change) or 'created' (birth time, where the file system has it).",
       enum: ["modified", "created"],
     },
     within: {
       type: "string",
       description:
-        "A duration back from now: '24h', '7d', '2weeks', '90min', '1mo' ('m' is minutes), ISO 8601 'P7D'. Not with 'from' or 'period'.",
+        "A duration back from now: '24h', '7d', '2weeks', '90min' ('m' is minutes), 'P7D'. Not with 'from' or 'period'.",
     },
     period: {
       type: "string",
       enum: PERIODS,
       description:
-        "A calendar period in the server's time zone (weeks start on Monday). Not with 'within', 'from', 'to'.",
+        "A calendar period in the server's time zone (Monday weeks). Not with 'within', 'from', 'to'.",
     },
     from: {
       type: "string",
@@ -57,12 +56,12 @@ export const SEARCH_INPUT_SCHEMA = {
     glob: {
       type: "string",
       description:
-        "Matched against the whole root-relative path: '**/*.md' (any depth), '*.md' (top level only), 'docs/**'.",
+        "On the root-relative path: '**/*.md' (any depth), '*.md' (top only), 'docs/**'.",
     },
     caseSensitive: {
       type: "boolean",
       description:
-        "Case in 'glob' and 'exclude': true exact, false any. Default: any unless the pattern has upper case.",
+        "Case in 'glob' and 'exclude'. Default: exact only if the pattern has upper case.",
     },
     recursive: {
       type: "boolean",
@@ -101,8 +100,7 @@ export const SEARCH_INPUT_SCHEMA = {
     minSizeBytes: {
       type: "integer",
       minimum: 0,
-      description:
-        "Only files of at least this many bytes, e.g. 104857600 (100 MiB); folders never match.",
+      description: "Only files of at least this many bytes, e.g. 104857600 (100 MiB).",
     },
     maxSizeBytes: {
       type: "integer",
@@ -111,8 +109,7 @@ export const SEARCH_INPUT_SCHEMA = {
     },
     cursor: {
       type: "string",
-      description:
-        "The previous answer's nextCursor, with the same other arguments: the next page.",
+      description: "The previous answer's nextCursor (same other arguments).",
     },
     includeUnknownTime: {
       type: "boolean",
@@ -124,18 +121,17 @@ export const SEARCH_INPUT_SCHEMA = {
       items: { type: "string" },
       maxItems: 64,
       description:
-        "Globs to leave out (a folder with all in it); a name without '/' at any depth: ['node_modules', '*.tmp'].",
+        "Globs to leave out (a folder with all in it); a name without '/' at any depth: ['node_modules'].",
     },
     respectIgnoreFiles: {
       type: "boolean",
-      description:
-        "Leave out what .gitignore and .ignore files say, as git does: good for 'what did I change' in code.",
+      description: "Leave out what .gitignore and .ignore files say, as git does.",
     },
     includeVcs: {
       type: "boolean",
       default: false,
       description:
-        "Also list what is inside .git, .hg, .svn and .jj folders (left out by default; the folders are listed).",
+        "Also list what is inside .git, .hg, .svn and .jj folders (left out by default).",
     },
   },
   required: ["timeField"],
