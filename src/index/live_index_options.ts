@@ -39,8 +39,9 @@ export interface IndexStatus {
    * Whether the root's index is shared with every session (contract §28): its service's
    * sessions, when it started and its build (contract §28a), or why this server keeps its
    * own (or walks meanwhile).
-   */
-  shared?: { sessions: number; since: string; build: string } | { reason: string };
+   */ shared?: { sessions: number; since: string; build: string; rssBytes?: number } | {
+    reason: string;
+  };
   /**
    * What the index costs, as of its last answer (contract §4): the runtime watches it holds
    * (one per folder watched) and the bytes its worker holds (heap in use and columns).

@@ -154,9 +154,10 @@ export class SharedIndex implements Scanner {
       if (reply.journal !== undefined) this.#marks[i] = reply.journal;
       if (reply.status.state === "ready") this.#ready(i);
       const { answers: _all, lastWalk: _last, ...index } = reply.status;
-      const { sessions, startedAt, build } = reply.facts;
+      const { sessions, startedAt, build, rssBytes } = reply.facts;
       const since = new Date(startedAt).toISOString();
-      return { ...index, ...mine, shared: { sessions, since, build } };
+      const memory = rssBytes === undefined ? {} : { rssBytes };
+      return { ...index, ...mine, shared: { sessions, since, build, ...memory } };
     }));
   }
 

@@ -33,7 +33,7 @@ export const LIST_ROOTS_TOOL: Tool = {
   name: LIST_ROOTS_TOOL_NAME,
   title: "List the folders searched for recent files",
   description:
-    "The folders searched for recent, recently changed, newest or latest files by modified or created time: pass one as 'root', or omit it for the default. Each with its 'clock' and its index's state; the server's time and zone, where 'today' and 'this week' are counted.",
+    "The folders searched for recent, recently changed, newest or latest files by modified or created time: pass one as 'root', or omit it for the default. Each with its 'clock' and index; the server's time and zone, where 'today' and 'this week' are counted.",
   inputSchema: { type: "object", additionalProperties: false, properties: {} },
   outputSchema: {
     type: "object",
@@ -78,6 +78,7 @@ export const LIST_ROOTS_TOOL: Tool = {
               sessions: count("Sessions now."),
               since: said("Its start.", STRING),
               build: said("Version+code digest.", { type: "string" }),
+              rssBytes: count("Its process's RSS."),
               reason: said("Why not shared now.", { type: "string" }),
             }),
           }),
@@ -88,7 +89,7 @@ export const LIST_ROOTS_TOOL: Tool = {
         name: said("IANA name.", { type: "string" }),
         offset: said("Offset now.", { type: "string" }),
       }),
-      memory: fields("This session's process (an index's: 'memoryBytes').", {
+      memory: fields("This session's process.", {
         rssBytes: count("Resident."),
         heapBytes: count("JS heap used."),
       }),

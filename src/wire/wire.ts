@@ -85,9 +85,13 @@ export interface ServiceFacts {
   run: string;
   startedAt: number;
   /** Sessions connected for this root (in `about`: for every root). */
-  sessions: number;
-  /** Ends this long after its last session (ms); 0: with it. */
+  sessions: number; /** Ends this long after its last session (ms); 0: with it. */
   idleMs: number;
+  /**
+   * Its resident set size now, in bytes: what holds a shared root's index, which
+   * `fs.list_roots` says apart from the session's own (contract §23a).
+   */
+  rssBytes?: number;
 }
 
 /** One root of a service, as `about` gives it. */

@@ -81,6 +81,10 @@ Deno.test({
       assert.ok(field in index, `${field} in ${JSON.stringify(index)}`);
     }
     assert.deepEqual(mismatches(structured, tool.outputSchema as Schema, "result"), []);
+    // A shared index (TEST_SHARED_INDEX=1) says what its holder, the service, takes apart from
+    // the session's own `memory`.
+    const shared = index.shared as { sessions?: number; rssBytes?: number };
+    if (shared.sessions !== undefined) assert.ok(shared.rssBytes! > 0, JSON.stringify(shared));
     // A field the schema does not declare is found.
     const extra = { ...structured, roots: [{ ...structured.roots[0], colour: "red" }] };
     assert.deepEqual(mismatches(extra, tool.outputSchema as Schema, "result"), [
