@@ -39,7 +39,8 @@ export interface IndexStatus {
    * Whether the root's index is shared with every session (contract §28): its service's
    * sessions, when it started and its build (contract §28a), or why this server keeps its
    * own (or walks meanwhile).
-   */ shared?: { sessions: number; since: string; build: string; rssBytes?: number } | {
+   */
+  shared?: { sessions: number; since: string; build: string; rssBytes?: number } | {
     reason: string;
   };
   /**

@@ -85,7 +85,8 @@ export interface ServiceFacts {
   run: string;
   startedAt: number;
   /** Sessions connected for this root (in `about`: for every root). */
-  sessions: number; /** Ends this long after its last session (ms); 0: with it. */
+  sessions: number;
+  /** Ends this long after its last session (ms); 0: with it. */
   idleMs: number;
   /**
    * Its resident set size now, in bytes: what holds a shared root's index, which

@@ -231,7 +231,8 @@ Deno.test({
     const tool = tools[0]!;
     assert.equal(tool.name, "fs.search_by_time");
     assert.deepEqual(tool.inputSchema.required, ["timeField"]);
-    assert.ok(tool.outputSchema); // The contract's annotations (§3): the title is the tool's own `title`, said once.
+    assert.ok(tool.outputSchema);
+    // The contract's annotations (§3): the title is the tool's own `title`, said once.
     assert.equal(tool.title, "Find recent files by modified or created time");
     assert.deepEqual(tool.annotations, {
       readOnlyHint: true,
