@@ -129,12 +129,14 @@ function sweepDead(made: string): void {
     } catch {
       continue; // none (or not ours to open)
     }
+    let dead = false;
     try {
-      if (file.tryLockSync(true)) Deno.removeSync(folder, { recursive: true });
-    } catch {
-      /* left as it is */
-    } finally {
-      file.close();
-    }
+      dead = file.tryLockSync(true);
+    } catch { /* left as it is */ }
+    file.close(); // before the removal: Windows removes no folder with a file open in it
+    if (!dead) continue;
+    try {
+      Deno.removeSync(folder, { recursive: true });
+    } catch { /* removed meanwhile by another, or not ours to remove */ }
   }
 }
