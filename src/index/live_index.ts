@@ -25,7 +25,14 @@
 import type { Root } from "../config.ts";
 import { type Clock, systemClock } from "../ports/mod.ts";
 import { type ScanOutcome, WHOLE } from "../walk/mod.ts";
-import { failureKind, HungRoots, type RunOptions, type Scanner } from "../workers/mod.ts";
+import {
+  failureKind,
+  HungRoots,
+  type RunOptions,
+  type Scanner,
+  type WalkCost,
+  walkCostOf,
+} from "../workers/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { Answers, whyWalking } from "./answers.ts";
 import { Calls } from "./call_gate.ts";
@@ -34,6 +41,7 @@ import type { IndexStatus, LiveIndexOptions, RootState } from "./live_index_opti
 import { IndexStopped, RootKeeper } from "./root_keeper.ts";
 import type { RootIndex } from "./root_record.ts";
 import type { JournalAnswer, JournalQuery } from "./journal/mod.ts";
+import { awaitBuild, buildLeftMs } from "./build_wait.ts";
 import { JOURNAL_REPLY_MS, journalReply } from "./journal_reply.ts";
 
 /**
@@ -55,6 +63,8 @@ export class LiveIndex implements Scanner {
   readonly #answers: Answers;
   /** Why no root is indexed at all (no barrier can be made here), or `null`. */
   readonly #unwatched: string | null;
+  /** What the last walk of each whole root cost (by path): what a call on a build weighs. */
+  readonly #walkCosts = new Map<string, WalkCost>();
 
   /** `walk` answers whatever the index cannot; `roots` are numbered for the logs. */
   constructor(walk: Scanner, roots: readonly Root[], options: LiveIndexOptions) {
@@ -85,6 +95,12 @@ export class LiveIndex implements Scanner {
     const root = this.#options.eager || this.#unwatched !== null
       ? this.#keeper.get(path)
       : this.#keeper.rootIndex(request.root);
+    // A build that ends sooner than a walk is waited for (a waiting call holds no fill back).
+    const cost = options.walkCost ?? this.#walkCosts.get(path);
+    const left = root && cost ? buildLeftMs(root, cost, this.#clock.now()) : null;
+    if (root && cost && left !== null && left <= cost.ms) {
+      await awaitBuild(root, cost.ms, options.signal);
+    }
     this.#calls.begin(); // fills give way until the call is answered
     try {
       let why = whyWalking(this.#statusOf(path));
@@ -97,7 +113,14 @@ export class LiveIndex implements Scanner {
         why = answer;
       }
       this.#answers.walk(path, why, options.onAnswered);
-      return await this.#walk.run(withTimeSpent(request, this.#clock.now() - madeAt), options);
+      const walkedAt = performance.now();
+      const walked = await this.#walk.run(
+        withTimeSpent(request, this.#clock.now() - madeAt),
+        options,
+      );
+      const walkCost = walkCostOf(request, walked, performance.now() - walkedAt);
+      if (walkCost) this.#walkCosts.set(path, walkCost);
+      return walked;
     } finally {
       this.#calls.end(this.#clock.now());
     }

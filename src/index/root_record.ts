@@ -34,6 +34,8 @@ export interface RootIndex {
   readFromDisk: RootState["readFromDisk"];
   /** Fills that failed in a row (each tried again after a longer wait, up to a bound). */
   failedFills: number;
+  /** When the build under way began (the keeper's clock), for its pace (build_wait.ts). */
+  fillStartedAt: number | null;
   /**
    * Bumped each time the root becomes ready (its journal begins anew, contract §24): a
    * clock of another epoch is from before a loss or a restart of its index.
@@ -54,6 +56,7 @@ export function newRootIndex(number: number, where: Root): RootIndex {
     retry: undefined,
     rebuild: false,
     failedFills: 0,
+    fillStartedAt: null,
     unwatched: [],
     readFromDisk: undefined,
     epoch: 0,

@@ -20,7 +20,7 @@ import {
 } from "../index/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
-import type { RunOptions, Scanner } from "../workers/mod.ts";
+import { type RunOptions, type Scanner, type WalkCost, walkCostOf } from "../workers/mod.ts";
 import type { ServiceLinks } from "./service_links.ts";
 import { type JournalMark, TURN_WAIT_MS } from "../wire/mod.ts";
 
@@ -42,6 +42,8 @@ export class SharedIndex implements Scanner {
   readonly #log: (message: string) => void;
   /** Whether each root's index was said to be ready (once, in the session's log). */
   readonly #readySaid: boolean[];
+  /** What this session's last walk of each whole root cost (sent with its questions). */
+  readonly #walkCosts: (WalkCost | undefined)[];
 
   /**
    * `roots` in order (by path); `own` answers a root whose service could not be had, and
@@ -57,6 +59,7 @@ export class SharedIndex implements Scanner {
   ) {
     this.#log = log;
     this.#readySaid = roots.map(() => false);
+    this.#walkCosts = roots.map(() => undefined);
     this.#order = [...roots];
     this.#links = links;
     this.#own = own;
@@ -76,7 +79,12 @@ export class SharedIndex implements Scanner {
     // later pages from it one page at a time (never the whole sequence over the socket).
     const reply = await this.#links.ask(
       i,
-      { t: "scan", request, keepAll: options.keepAll ?? 0 },
+      {
+        t: "scan",
+        request,
+        keepAll: options.keepAll ?? 0,
+        ...(this.#walkCosts[i] ? { walkCost: this.#walkCosts[i] } : {}),
+      },
       {
         // The service says each second that the call is under way: silent for SILENT_MS, it is
         // hung, and the call is walked here with the time left (contract §28a, §19).
@@ -102,8 +110,12 @@ export class SharedIndex implements Scanner {
     this.#answers.walk(path, why, options.onAnswered);
     // While it walks, its service's build gives way (the two would read the disk at once).
     const release = this.#links.walking(i);
+    const walkedAt = performance.now();
     try {
-      return await this.#walk.run(withTimeSpent(request, Date.now() - madeAt), options);
+      const walked = await this.#walk.run(withTimeSpent(request, Date.now() - madeAt), options);
+      this.#walkCosts[i] = walkCostOf(request, walked, performance.now() - walkedAt) ??
+        this.#walkCosts[i];
+      return walked;
     } finally {
       release();
     }

@@ -178,6 +178,7 @@ async function scan(
     const outcome = await deps.pages.run(request, {
       signal,
       keepAll: message.keepAll,
+      ...(message.walkCost ? { walkCost: message.walkCost } : {}),
       onAnswered: (said) => (by = said),
       onProgress: (progress) => {
         const now = Date.now();

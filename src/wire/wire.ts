@@ -54,7 +54,17 @@ export interface JournalMark {
 export type ToService =
   /** `idleMs`: how long the session asks its service to live on after its last session. */
   | { t: "hello"; version: string; build: string; name: string; idleMs?: number }
-  | { t: "scan"; id: number; request: SearchRequest; keepAll: number }
+  /**
+   * `walkCost`: what the session's last walk of the whole root cost, which a call during the
+   * root's build weighs against what is left of it (index/build_wait.ts).
+   */
+  | {
+    t: "scan";
+    id: number;
+    request: SearchRequest;
+    keepAll: number;
+    walkCost?: { entries: number; ms: number };
+  }
   | { t: "cancel"; id: number }
   | { t: "journal"; id: number; query: JournalQuery }
   | { t: "status"; id: number }

@@ -13,6 +13,8 @@ export {
   type RunOptions,
   type Scanner,
   shares,
+  type WalkCost,
+  walkCostOf,
   WorkerScanner,
   type WorkerScannerOptions,
 } from "./scanner.ts";

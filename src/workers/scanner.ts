@@ -37,6 +37,36 @@ export interface RunOptions {
    * only walks says nothing.
    */
   onAnswered?: (by: string) => void;
+  /**
+   * What a walk of the whole root cost when one was last made (its entries and time): a
+   * call on a root whose index is being built waits for the build when the build will end
+   * sooner than such a walk, and walks otherwise (contract §28a). Unknown: it walks.
+   */
+  walkCost?: WalkCost;
+}
+
+/** What a walk of a whole root cost: the entries it visited, and its time (ms). */
+export interface WalkCost {
+  entries: number;
+  ms: number;
+}
+
+/**
+ * What the walk of `request` that gave `outcome` in `ms` says a walk of its whole root
+ * costs; `null` when it did not walk the whole root (a subfolder, a depth, excludes, a
+ * later page, path order, which ends once its page is full, or cut short by a limit).
+ */
+export function walkCostOf(
+  request: SearchRequest,
+  outcome: ScanOutcome,
+  ms: number,
+): WalkCost | null {
+  const { start, filter, after } = request;
+  const whole = start.path === "" && start.recursive && start.maxDepth === null &&
+    filter.exclude.length === 0 && !filter.respectIgnoreFiles && after === null &&
+    !isWalkOrder(request.order);
+  if (!whole || outcome.stopped !== null) return null;
+  return { entries: outcome.walk.scannedFiles + outcome.walk.scannedDirectories, ms };
 }
 
 /** Runs scans. */
