@@ -99,7 +99,10 @@ export class LiveIndex implements Scanner {
     const cost = options.walkCost ?? this.#walkCosts.get(path);
     const left = root && cost ? buildLeftMs(root, cost, this.#clock.now()) : null;
     if (root && cost && left !== null && left <= cost.ms) {
-      await awaitBuild(root, cost.ms, options.signal);
+      // At most half the call's deadline (a walk has the rest if the build is late),
+      // whatever a session says its walk costs.
+      const most = Math.min(cost.ms, request.limits.scanTimeoutMs / 2);
+      await awaitBuild(root, most, options.signal);
     }
     this.#calls.begin(); // fills give way until the call is answered
     try {
