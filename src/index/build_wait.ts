@@ -22,9 +22,9 @@ const LOOK_MS = 50;
  */
 export function buildLeftMs(root: RootIndex, cost: WalkCost, now: number): number | null {
   const read = root.status.entries;
-  if (root.status.state !== "building" || root.fillStartedAt === null) return null;
+  if (root.status.state !== "building" || root.buildStartedAt === null) return null;
   if (read < cost.entries * LEAST_READ || read <= 0) return null;
-  const pace = read / Math.max(1, now - root.fillStartedAt);
+  const pace = read / Math.max(1, now - root.buildStartedAt);
   return Math.max(0, cost.entries - read) / pace;
 }
 

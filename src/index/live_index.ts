@@ -30,8 +30,7 @@ import {
   HungRoots,
   type RunOptions,
   type Scanner,
-  type WalkCost,
-  walkCostOf,
+  WalkCosts,
 } from "../workers/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import { Answers, whyWalking } from "./answers.ts";
@@ -63,8 +62,8 @@ export class LiveIndex implements Scanner {
   readonly #answers: Answers;
   /** Why no root is indexed at all (no barrier can be made here), or `null`. */
   readonly #unwatched: string | null;
-  /** What the last walk of each whole root cost (by path): what a call on a build weighs. */
-  readonly #walkCosts = new Map<string, WalkCost>();
+  /** What the last walk of each whole root cost: what a call on a build weighs. */
+  readonly #walkCosts = new WalkCosts();
 
   /** `walk` answers whatever the index cannot; `roots` are numbered for the logs. */
   constructor(walk: Scanner, roots: readonly Root[], options: LiveIndexOptions) {
@@ -95,14 +94,14 @@ export class LiveIndex implements Scanner {
     const root = this.#options.eager || this.#unwatched !== null
       ? this.#keeper.get(path)
       : this.#keeper.rootIndex(request.root);
-    // A build that ends sooner than a walk is waited for (a waiting call holds no fill back).
-    const cost = options.walkCost ?? this.#walkCosts.get(path);
-    const left = root && cost ? buildLeftMs(root, cost, this.#clock.now()) : null;
-    if (root && cost && left !== null && left <= cost.ms) {
-      // At most half the call's deadline (a walk has the rest if the build is late),
-      // whatever a session says its walk costs.
+    // A build that ends sooner than a walk is waited for (a waiting call holds no fill back),
+    // at most half the call's deadline (a walk has the rest if the build is late), whatever a
+    // session says its walk costs.
+    const cost = options.walkCost ?? this.#walkCosts.of(path);
+    if (root && cost) {
+      const left = buildLeftMs(root, cost, this.#clock.now());
       const most = Math.min(cost.ms, request.limits.scanTimeoutMs / 2);
-      await awaitBuild(root, most, options.signal);
+      if (left !== null && left <= cost.ms) await awaitBuild(root, most, options.signal);
     }
     this.#calls.begin(); // fills give way until the call is answered
     try {
@@ -116,14 +115,8 @@ export class LiveIndex implements Scanner {
         why = answer;
       }
       this.#answers.walk(path, why, options.onAnswered);
-      const walkedAt = performance.now();
-      const walked = await this.#walk.run(
-        withTimeSpent(request, this.#clock.now() - madeAt),
-        options,
-      );
-      const walkCost = walkCostOf(request, walked, performance.now() - walkedAt);
-      if (walkCost) this.#walkCosts.set(path, walkCost);
-      return walked;
+      const later = withTimeSpent(request, this.#clock.now() - madeAt);
+      return await this.#walkCosts.walk(this.#walk, later, options);
     } finally {
       this.#calls.end(this.#clock.now());
     }

@@ -162,7 +162,7 @@ export class RootKeeper {
   async #build(root: RootIndex, reason?: string): Promise<void> {
     const started = this.#clock.now();
     root.status = { state: "building", entries: 0, ...(reason ? { reason } : {}) };
-    [root.rebuild, root.fillStartedAt] = [false, started]; // its pace: build_wait.ts
+    [root.rebuild, root.buildStartedAt] = [false, started]; // its pace: build_wait.ts
     // A call still on the index (before a rebuild) ends within its own hard deadline.
     const leave = await root.turns.take(FILL_TIMEOUT_MS);
     if (!leave) return this.#stop(root, "its index could not be built (a call on it never ended)");

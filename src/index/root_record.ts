@@ -35,7 +35,7 @@ export interface RootIndex {
   /** Fills that failed in a row (each tried again after a longer wait, up to a bound). */
   failedFills: number;
   /** When the build under way began (the keeper's clock), for its pace (build_wait.ts). */
-  fillStartedAt: number | null;
+  buildStartedAt: number | null;
   /**
    * Bumped each time the root becomes ready (its journal begins anew, contract §24): a
    * clock of another epoch is from before a loss or a restart of its index.
@@ -56,7 +56,7 @@ export function newRootIndex(number: number, where: Root): RootIndex {
     retry: undefined,
     rebuild: false,
     failedFills: 0,
-    fillStartedAt: null,
+    buildStartedAt: null,
     unwatched: [],
     readFromDisk: undefined,
     epoch: 0,

@@ -20,7 +20,7 @@ import {
 } from "../index/mod.ts";
 import { type SearchRequest, withTimeSpent } from "../query/mod.ts";
 import type { ScanOutcome } from "../walk/mod.ts";
-import { type RunOptions, type Scanner, type WalkCost, walkCostOf } from "../workers/mod.ts";
+import { type RunOptions, type Scanner, WalkCosts } from "../workers/mod.ts";
 import type { ServiceLinks } from "./service_links.ts";
 import { type JournalMark, TURN_WAIT_MS } from "../wire/mod.ts";
 
@@ -43,7 +43,7 @@ export class SharedIndex implements Scanner {
   /** Whether each root's index was said to be ready (once, in the session's log). */
   readonly #readySaid: boolean[];
   /** What this session's last walk of each whole root cost (sent with its questions). */
-  readonly #walkCosts: (WalkCost | undefined)[];
+  readonly #walkCosts = new WalkCosts();
 
   /**
    * `roots` in order (by path); `own` answers a root whose service could not be had, and
@@ -59,7 +59,6 @@ export class SharedIndex implements Scanner {
   ) {
     this.#log = log;
     this.#readySaid = roots.map(() => false);
-    this.#walkCosts = roots.map(() => undefined);
     this.#order = [...roots];
     this.#links = links;
     this.#own = own;
@@ -75,6 +74,8 @@ export class SharedIndex implements Scanner {
     const i = this.#order.indexOf(path);
     if (i < 0 || this.#links.givenUp(i)) return await this.#own.run(request, options);
     this.#links.ensure(i);
+    // What a walk here costs: the service weighs it against the rest of a build.
+    const walkCost = this.#walkCosts.of(path);
     // A paging sequence's snapshot (`keepAll`) is kept by the service, which answers its
     // later pages from it one page at a time (never the whole sequence over the socket).
     const reply = await this.#links.ask(
@@ -83,7 +84,7 @@ export class SharedIndex implements Scanner {
         t: "scan",
         request,
         keepAll: options.keepAll ?? 0,
-        ...(this.#walkCosts[i] ? { walkCost: this.#walkCosts[i] } : {}),
+        ...(walkCost ? { walkCost } : {}),
       },
       {
         // The service says each second that the call is under way: silent for SILENT_MS, it is
@@ -110,12 +111,9 @@ export class SharedIndex implements Scanner {
     this.#answers.walk(path, why, options.onAnswered);
     // While it walks, its service's build gives way (the two would read the disk at once).
     const release = this.#links.walking(i);
-    const walkedAt = performance.now();
     try {
-      const walked = await this.#walk.run(withTimeSpent(request, Date.now() - madeAt), options);
-      this.#walkCosts[i] = walkCostOf(request, walked, performance.now() - walkedAt) ??
-        this.#walkCosts[i];
-      return walked;
+      const later = withTimeSpent(request, Date.now() - madeAt);
+      return await this.#walkCosts.walk(this.#walk, later, options);
     } finally {
       release();
     }

@@ -39,12 +39,12 @@ export const LIST_ROOTS_TOOL: Tool = {
     type: "object",
     additionalProperties: false,
     properties: {
-      summary: said("Every root named.", { type: "string" }),
+      summary: said("Every root named.", STRING),
       roots: {
         type: "array",
         description: "The default first.",
         items: fields("A root.", {
-          path: said("Pass as 'root'.", { type: "string" }),
+          path: said("Pass as 'root'.", STRING),
           isDefault: said("Used when 'root' is left out.", { type: "boolean" }),
           clock: CLOCK_SCHEMA,
           index: fields("Its live index.", {
@@ -53,12 +53,12 @@ export const LIST_ROOTS_TOOL: Tool = {
               enum: ["off", "starting", "building", "ready"],
             }),
             entries: count("Held (building: read so far)."),
-            reason: said("Why off, or built again.", { type: "string" }),
+            reason: said("Why off, or built again.", STRING),
             answers: fields("Calls so far, by who answered.", {
               index: count("From memory."),
               walk: count("By a walk."),
             }),
-            lastWalk: said("Why the last walk.", { type: "string" }),
+            lastWalk: said("Why the last walk.", STRING),
             checkedWhole: said("All checked on disk since (UTC).", STRING),
             checkEnded: said("That check's end.", STRING),
             readFromDisk: fields("Folders left unwatched.", {
@@ -77,17 +77,17 @@ export const LIST_ROOTS_TOOL: Tool = {
             shared: fields("Its index service, or why not ('reason').", {
               sessions: count("Sessions now."),
               since: said("Its start.", STRING),
-              build: said("Version+code digest.", { type: "string" }),
+              build: said("Version+code digest.", STRING),
               rssBytes: count("Its process's RSS."),
-              reason: said("Why not shared now.", { type: "string" }),
+              reason: said("Why not shared now.", STRING),
             }),
           }),
         }),
       },
       serverTime: said("Now (UTC).", TIME),
       timeZone: fields("Where 'today' is counted.", {
-        name: said("IANA name.", { type: "string" }),
-        offset: said("Offset now.", { type: "string" }),
+        name: said("IANA name.", STRING),
+        offset: said("Offset now.", STRING),
       }),
       memory: fields("This session's process.", {
         rssBytes: count("Resident."),

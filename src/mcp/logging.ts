@@ -86,8 +86,10 @@ export interface CallFacts {
   root: string;
   /** "the index", or "a walk (why)", or for changes "the journal", "a fresh instance (why)". */
   answeredBy: string;
-  /** "12 matches", "3 changes". */
-  count: string;
+  /** How many the page holds (matches, or changes). */
+  count: number;
+  /** Whether a next page holds more. */
+  more: boolean;
   ms: number;
 }
 
@@ -100,7 +102,11 @@ function cut(text: string, most: number): string {
 
 /** The line of an answered call. */
 export function callLine(facts: CallFacts): string {
-  const tail = `: ${facts.count}, ${facts.ms} ms, by ${facts.answeredBy}.`;
+  const { count, more } = facts;
+  const noun = facts.tool === "search"
+    ? (count === 1 ? "match" : "matches")
+    : (count === 1 ? "change" : "changes");
+  const tail = `: ${count} ${noun}${more ? ", more" : ""}, ${facts.ms} ms, by ${facts.answeredBy}.`;
   const head = `${facts.tool} ${facts.root}`;
   if (head.length + tail.length <= MOST_CHARS) return head + tail;
   // The root keeps at least 60 characters; the reason of a walk gives way first.

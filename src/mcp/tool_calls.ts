@@ -99,14 +99,14 @@ export async function searchCall(
     if (result.roots) {
       result.output.clocks = roots.map((root) => ({ root, clock: rootClock(deps, root, started) }));
     } else result.output.clock = rootClock(deps, roots[0]!, started);
-    const n = result.output.matches.length;
     log.log(
       "info",
       callLine({
         tool: "search",
         root: result.roots ? `every root (${roots.length})` : roots[0]!,
         answeredBy,
-        count: `${n} match${n === 1 ? "" : "es"}${result.output.nextCursor ? ", more" : ""}`,
+        count: result.output.matches.length,
+        more: result.output.nextCursor !== null,
         ms: deps.clock.now() - started,
       }),
     );
@@ -154,7 +154,6 @@ export async function changesCall(
     }, extra.signal);
     const { structured, line } = changesStructured(result, deps.clock.now());
     const { output } = result;
-    const n = output.changes.length;
     log.log(
       "info",
       callLine({
@@ -163,7 +162,8 @@ export async function changesCall(
         answeredBy: output.freshInstance
           ? `a fresh instance (${output.reason ?? "no journal"})`
           : "the journal",
-        count: `${n} change${n === 1 ? "" : "s"}${output.nextCursor ? ", more" : ""}`,
+        count: output.changes.length,
+        more: output.nextCursor !== null,
         ms: output.stats.elapsedMs,
       }),
     );

@@ -151,7 +151,6 @@ async function serveUntilIdle(
     startedAt,
     sessions: h === null ? sessions : h.sessions,
     idleMs,
-    rssBytes: Deno.memoryUsage().rss,
   });
   /** Connections it could not accept (said in `status`). */
   let unaccepted: ServiceAbout["unaccepted"];

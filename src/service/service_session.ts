@@ -134,7 +134,9 @@ export async function serveSession(conn: Deno.Conn, deps: SessionDeps): Promise<
       } else if (message.t === "status") {
         const status = deps.index.status()[deps.at]!;
         const journal = journalMark(deps);
-        await reply({ t: "status", id: message.id, status, facts: deps.facts(), journal });
+        // Its resident size with its facts here alone: the other replies need only their run.
+        const facts = { ...deps.facts(), rssBytes: Deno.memoryUsage().rss };
+        await reply({ t: "status", id: message.id, status, facts, journal });
       }
     }
   } catch (err) {

@@ -99,8 +99,8 @@ export interface ServiceFacts {
   /** Ends this long after its last session (ms); 0: with it. */
   idleMs: number;
   /**
-   * Its resident set size now, in bytes: what holds a shared root's index, which
-   * `fs.list_roots` says apart from the session's own (contract §23a).
+   * Its resident set size now, in bytes (in a `status` reply): what holds a shared root's
+   * index, which `fs.list_roots` says apart from the session's own (contract §23a).
    */
   rssBytes?: number;
 }

@@ -14,7 +14,7 @@ export {
   type Scanner,
   shares,
   type WalkCost,
-  walkCostOf,
+  WalkCosts,
   WorkerScanner,
   type WorkerScannerOptions,
 } from "./scanner.ts";

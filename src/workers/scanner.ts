@@ -51,12 +51,31 @@ export interface WalkCost {
   ms: number;
 }
 
+/** What the last walk of each whole root cost (by the root's path), kept as walks are made. */
+export class WalkCosts {
+  readonly #costs = new Map<string, WalkCost>();
+
+  /** What a walk of the root at `path` cost last; `undefined` before one was made. */
+  of(path: string): WalkCost | undefined {
+    return this.#costs.get(path);
+  }
+
+  /** Runs `request` on `walk`, keeping what it says a walk of its whole root costs. */
+  async walk(walk: Scanner, request: SearchRequest, options: RunOptions): Promise<ScanOutcome> {
+    const started = performance.now();
+    const outcome = await walk.run(request, options);
+    const cost = walkCostOf(request, outcome, performance.now() - started);
+    if (cost) this.#costs.set(request.root.path, cost);
+    return outcome;
+  }
+}
+
 /**
  * What the walk of `request` that gave `outcome` in `ms` says a walk of its whole root
  * costs; `null` when it did not walk the whole root (a subfolder, a depth, excludes, a
  * later page, path order, which ends once its page is full, or cut short by a limit).
  */
-export function walkCostOf(
+function walkCostOf(
   request: SearchRequest,
   outcome: ScanOutcome,
   ms: number,

@@ -17,7 +17,7 @@ Deno.test("build wait: what is left of a build, from its pace so far", () => {
   const cost = { entries: 10_000, ms: 1000 };
   assert.equal(buildLeftMs(root, cost, 0), null, "not building");
   root.status = { state: "building", entries: 400 };
-  root.fillStartedAt = 0;
+  root.buildStartedAt = 0;
   assert.equal(buildLeftMs(root, cost, 1000), null, "4% read: its pace not trusted yet");
   root.status = { state: "building", entries: 5000 };
   assert.equal(buildLeftMs(root, cost, 2000), 2000, "half read in 2 s: 2 s left");
