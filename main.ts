@@ -4,12 +4,14 @@
  *
  * With no arguments (the roots in `ALLOW_ROOTS`) or `serve DIR...` it serves MCP on
  * stdio; with other arguments it is the command line (`file-time-search --help`). The
- * only module that reads the environment, touches stdio or exits.
+ * only module that reads the environment, touches stdio or exits. Each of its modes loads
+ * only its own modules (a dynamic import each): a service's isolate holds neither the MCP
+ * SDK nor the command line, a session's not the service (docs/benchmarks.md).
  *
  * @module
  */
 import denoJson from "./deno.json" with { type: "json" };
-import { type CliIo, runCli } from "./src/cli/cli.ts";
+import type { CliIo } from "./src/cli/cli.ts";
 import {
   ConfigError,
   ENV_VARIABLES,
@@ -17,12 +19,9 @@ import {
   loadConfig,
   readablePaths,
 } from "./src/config.ts";
-import { type Log, serve } from "./src/mcp/server.ts";
-import { runService, servicesCommand } from "./src/service/mod.ts";
-import { buildOf, type ServiceSettings } from "./src/wire/mod.ts";
+import type { Log } from "./src/mcp/server.ts";
+import type { ServiceSettings } from "./src/wire/mod.ts";
 import { V8_FLAGS } from "./src/runtime_flags.ts";
-import { systemClock } from "./src/ports/clock.ts";
-import { WorkerScanner } from "./src/workers/scanner.ts";
 import { WORKER_MODULES } from "./src/worker_modules.ts";
 import { fileURLToPath as fromFileUrl } from "node:url";
 
@@ -105,7 +104,9 @@ function giveUpNetAndRun(): void {
 }
 
 /** The CLI's access to the process. */
-function cliIo(): CliIo {
+async function cliIo(): Promise<CliIo> {
+  const { systemClock } = await import("./src/ports/clock.ts");
+  const { WorkerScanner } = await import("./src/workers/scanner.ts");
   const encoder = new TextEncoder();
   return {
     out: (text) => void Deno.stdout.writeSync(encoder.encode(text)),
@@ -162,6 +163,7 @@ async function main(args: string[]): Promise<number> {
       console.error("file-time-search: a service is started by a session, its settings on stdin.");
       return 2;
     }
+    const { runService } = await import("./src/service/mod.ts");
     await runService(settings, {
       // From source its `net` is exactly its sockets, kept to listen again where a cleaner
       // removed one (socket_claim.ts); a compiled binary's is every host: given up.
@@ -172,11 +174,15 @@ async function main(args: string[]): Promise<number> {
   }
   if (args[0] === "status" || args[0] === "stop") {
     // This user's index services: listed, or ended (contract §28a).
-    const { out, err } = cliIo();
+    const { out, err } = await cliIo();
+    const { servicesCommand } = await import("./src/service/mod.ts");
     return await servicesCommand(args, { out, err });
   }
   const roots = rootArguments(args);
-  if (roots === null) return await runCli(args, cliIo());
+  if (roots === null) {
+    const { runCli } = await import("./src/cli/cli.ts");
+    return await runCli(args, await cliIo());
+  }
   const envProblem = envPermissionProblem(
     ENV_VARIABLES.filter((variable) =>
       Deno.permissions.querySync({ name: "env", variable }).state !== "granted"
@@ -215,6 +221,8 @@ async function main(args: string[]): Promise<number> {
     Deno.addSignalListener("SIGINT", () => Deno.exit(130));
     Deno.addSignalListener("SIGTERM", () => Deno.exit(143));
   }
+  const { serve } = await import("./src/mcp/server.ts");
+  const { buildOf } = await import("./src/wire/mod.ts");
   await serve({
     config,
     version: denoJson.version,

@@ -2,8 +2,9 @@
  * What each worker loads (src/worker_modules.ts): never zod or the MCP SDK, which only the
  * server's own isolate needs. Loaded in a worker, zod alone cost it about 5.5 MB of PSS (an
  * index worker 22 → 16.4 MB, a scan worker 21.7 → 14.3 MB; docs/benchmarks.md), once per
- * root's index worker and per scan worker. Read from `deno info`'s graph, following the
- * imports that run (a type-only import is erased, so it loads nothing).
+ * root's index worker and per scan worker. Nor does a service's own isolate load the SDK.
+ * Read from `deno info`'s graph, following the imports that run (a type-only import is
+ * erased, so it loads nothing; a dynamic one runs only in its mode).
  */
 import assert from "node:assert/strict";
 import { WORKER_MODULES } from "../src/worker_modules.ts";
@@ -11,6 +12,7 @@ import { childEnv } from "./helpers/spawn.ts";
 
 interface Dependency {
   code?: { specifier: string };
+  isDynamic?: boolean;
 }
 interface Info {
   roots: string[];
@@ -18,7 +20,7 @@ interface Info {
   redirects: Record<string, string>;
 }
 
-/** The npm packages (names) whose code runs when `url` is loaded. */
+/** The npm packages (names) whose code runs when `url` is loaded (its dynamic imports not). */
 async function npmLoaded(url: URL): Promise<Set<string>> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", "--lock=tests/deno.lock", url.href],
@@ -38,7 +40,9 @@ async function npmLoaded(url: URL): Promise<Set<string>> {
     seen.add(at);
     const npm = /^npm:\/?(@?[^@/]+(?:\/[^@/]+)?)@/.exec(at);
     if (npm) return void packages.add(npm[1]!);
-    for (const dep of byName.get(at)?.dependencies ?? []) if (dep.code) visit(dep.code.specifier);
+    for (const dep of byName.get(at)?.dependencies ?? []) {
+      if (dep.code && !dep.isDynamic) visit(dep.code.specifier);
+    }
   };
   for (const root of info.roots) visit(root);
   return packages;
@@ -51,3 +55,12 @@ for (const [name, url] of Object.entries(WORKER_MODULES)) {
     assert.ok(!loaded.has("@modelcontextprotocol/sdk"), `${name}: ${[...loaded].join(", ")}`);
   });
 }
+
+Deno.test("worker modules: main.ts loads each mode's modules only in that mode", async () => {
+  // A service's isolate held the MCP SDK (with ajv) and the command line it never runs,
+  // 7-12 MB of PSS a service (docs/benchmarks.md): main.ts imports each mode dynamically.
+  const main = await npmLoaded(new URL("../main.ts", import.meta.url));
+  assert.ok(!main.has("zod") && !main.has("@modelcontextprotocol/sdk"), [...main].join(", "));
+  const service = await npmLoaded(new URL("../src/service/mod.ts", import.meta.url));
+  assert.ok(!service.has("@modelcontextprotocol/sdk"), [...service].join(", "));
+});

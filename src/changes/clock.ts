@@ -25,11 +25,6 @@ const PREFIX = "fts2";
 /** The prefix of the clocks of earlier versions (the root by its number in the list). */
 const OLD_PREFIX = "fts1";
 
-/** A new run's id: 12 random hex digits. */
-export function newRunId(): string {
-  return crypto.randomUUID().replaceAll("-", "").slice(0, 12);
-}
-
 /** A root's tag in its clocks: 8 hex digits (FNV-1a) of its real path; never the path. */
 export function rootTag(realPath: string): string {
   let h = 0x811c9dc5;

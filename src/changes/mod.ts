@@ -10,4 +10,6 @@
 export { type ChangesDeps, changesSince, type Journals } from "./changes_since.ts";
 export type { ChangeOutput, ChangesOutput, ChangesResult } from "./changes_output.ts";
 export { changesSaid, type ChangesStructured, changesStructured } from "./changes_words.ts";
-export { newRunId, rootClock } from "./clock.ts";
+export { rootClock } from "./clock.ts";
+/** A new run's id; it names the run keeping a journal, which is the index's. */
+export { newRunId } from "../index/mod.ts";

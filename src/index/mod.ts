@@ -20,6 +20,7 @@ export { Answers } from "./answers.ts";
 export { Calls } from "./call_gate.ts";
 export { LiveIndex } from "./live_index.ts";
 export type { ChangeRecord, JournalAnswer, JournalQuery } from "./journal/mod.ts";
+export { newRunId } from "./journal/mod.ts";
 export {
   kernelQueueLimit,
   makePrivateFolder,

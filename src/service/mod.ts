@@ -5,7 +5,9 @@
  * (socket_sweep.ts), and `file-time-search status` and `stop` (service_control.ts). A
  * session's side of it is `link/`; what they say to each other is `wire/`.
  *
- * May import: wire, index, paging, workers, query, ports, changes, config.ts, errors.ts.
+ * Not `changes`, whose arguments load zod: a service never parses a tool's arguments.
+ *
+ * May import: wire, index, paging, workers, query, ports, config.ts, errors.ts.
  *
  * @module
  */

@@ -18,9 +18,9 @@ import {
   kernelQueueLimit,
   LiveIndex,
   makePrivateFolder,
+  newRunId,
   removePrivateFolder,
 } from "../index/mod.ts";
-import { newRunId } from "../changes/mod.ts";
 import { SnapshotScanner } from "../paging/mod.ts";
 import { systemClock } from "../ports/mod.ts";
 import type { Scanner } from "../workers/mod.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-export { type JournalBounds, RootJournal } from "./root_journal.ts";
+export { type JournalBounds, newRunId, RootJournal } from "./root_journal.ts";
 export {
   askJournal,
   type ChangeRecord,

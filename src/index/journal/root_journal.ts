@@ -277,3 +277,8 @@ export class RootJournal {
     return askJournal(this.#journal, query, this.#disk, this.#cache.root);
   }
 }
+
+/** A new run's id (what a clock names as the run keeping a journal): 12 random hex digits. */
+export function newRunId(): string {
+  return crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+}
