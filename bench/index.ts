@@ -16,7 +16,9 @@
  *
  * Options: --sizes 500k,home-2m, --runs 5, --dir <where trees are kept>, --only answers (the
  * answers of a ready index and of `INDEX=off` alone: no start-up, burst, barrier or busy run),
- * --only changes (the journal of `fs.changes_since`: its memory per change and a changes
+ * --days 30 (each window 30 days long, a week apart, instead of 7), --back 400 (the first window
+ * ending 400 days before the trees' "now": among a home tree's old files), --shared off (each
+ * server's index in its own process: `SHARED_INDEX`, contract §28), --only changes (the journal of `fs.changes_since`: its memory per change and a changes
  * call's cost after 1,000 and 100,000 changes, beside fd: changes.ts).
  *
  * @module
@@ -31,7 +33,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { processMemoryMb } from "./process_memory.ts";
 import { ensureTree } from "./tree.ts";
-import { fd, floor, someFiles, todayWindows, window } from "./walkers.ts";
+import { fd, floor, someFiles, todayWindows, window, windowsOfDays } from "./walkers.ts";
 import { benchChanges } from "./changes.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
 import { RootWatch } from "../src/index/watch/root_watch.ts";
@@ -45,8 +47,12 @@ const { values } = parseArgs({
     runs: { type: "string", default: "5" },
     dir: { type: "string", default: path.join(os.tmpdir(), "fts-bench") },
     only: { type: "string" },
+    days: { type: "string", default: "7" },
+    back: { type: "string", default: "0" },
+    shared: { type: "string" },
   },
 });
+windowsOfDays(Number(values.days), Number(values.back));
 const ANSWERS_ONLY = values.only === "answers";
 const RUNS = Number(values.runs);
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -63,6 +69,7 @@ async function server(root: string, index: "on" | "off") {
       MAX_FILES_SCANNED: "10000000",
       MAX_DIRECTORIES_SCANNED: "10000000",
       SCAN_TIMEOUT_MS: "600000",
+      ...(values.shared ? { SHARED_INDEX: values.shared } : {}),
     },
     stderr: "inherit",
   });
@@ -153,6 +160,7 @@ for (const size of values.sizes.split(",")) {
     .sort()[0]!;
   const questions = {
     glob: { glob: "**/*.md" },
+    globWindow: { glob: "**/*.md", ...window(1) },
     path: { path: sub, ...window(1) },
     all: {},
   };
@@ -174,6 +182,7 @@ for (const size of values.sizes.split(",")) {
   const coldMs: number[] = [];
   for (let k = 1; k <= RUNS; k++) coldMs.push(await cold.call(window(k)));
   const coldGlob = await cold.call(questions.glob);
+  const coldGlobWindow = await cold.call(questions.globWindow);
   const coldPath = await cold.call(questions.path);
   const coldAll = await cold.call(questions.all);
   await cold.close();
@@ -187,6 +196,7 @@ for (const size of values.sizes.split(",")) {
   for (let k = 2; k < 2 + Math.max(RUNS, 10); k++) repeats.push(await live.call(window(k)));
   const windowedCounted = `${live.counted.yes} of ${live.counted.of}`;
   const liveGlob = await live.call(questions.glob);
+  const liveGlobWindow = await live.call(questions.globWindow);
   const livePath = await live.call(questions.path);
   const before = live.counted.yes;
   const liveAll = await live.call(questions.all);
@@ -239,12 +249,14 @@ for (const size of values.sizes.split(",")) {
     ["INDEX=off: a call right at start-up (median)", offStartMs],
     ["INDEX=off: windowed newest-100 (median)", median(coldMs)],
     ["INDEX=off: `**/*.md`, whole root", coldGlob],
+    ["INDEX=off: `**/*.md` in a window", coldGlobWindow],
     ["INDEX=off: a `path` subfolder, windowed", coldPath],
     ["INDEX=off: newest-100, no window", coldAll],
     ["INDEX=on: the same call right at start-up (median)", onStartMs],
     ["INDEX=on: `ready` after start", readyMs],
     ["INDEX=on: windowed newest-100, another window each (median)", median(repeats)],
     ["INDEX=on: `**/*.md`, whole root", liveGlob],
+    ["INDEX=on: `**/*.md` in a window", liveGlobWindow],
     ["INDEX=on: a `path` subfolder, windowed", livePath],
     ["INDEX=on: newest-100, no window", liveAll],
     ["INDEX=on, a call every second: `ready` after start", busyReady],

@@ -29,7 +29,15 @@ import {
   LaggingFolders,
   TreeCache,
 } from "../cache/mod.ts";
-import { type Dropped, focusOf, mayDiffer, narrowToCursor, narrowToWorst } from "../focus/mod.ts";
+import {
+  type Dropped,
+  focusOf,
+  mayDiffer,
+  narrowToCursor,
+  narrowToWorst,
+  pageOf,
+  withCount,
+} from "../focus/mod.ts";
 import type { CheckedMessage, IndexControl, IndexReport, JournalReply } from "./index_messages.ts";
 import { FedFs } from "../fill/mod.ts";
 import { type JournalBounds, RootJournal } from "../journal/mod.ts";
@@ -217,6 +225,15 @@ async function checkedScan(
     const timed = withTimeSpent(request, tools.clock.now() - started);
     index.focus(focus);
     index.begin(lagging.folders());
+    // A whole window counted from the root's time order (time_order.ts): drops only noted.
+    const ordered = index.view.windowCount(focus, request.start.path) !== null;
+    if (focus?.exact) {
+      focus.exact.counted = ordered;
+      delete focus.exact.only;
+      const asked = ordered && cut && plan.keepAll === 0 ? pageOf(focus, request) : null;
+      const only = asked && index.view.pageFolders(asked.range, request.start.path, asked.page);
+      if (only) focus.exact.only = only;
+    }
     let outcome: ScanOutcome;
     let dropped: Dropped;
     try {
@@ -231,8 +248,11 @@ async function checkedScan(
       attempt--;
       continue;
     }
-    if (dropped.beyond > 0 && dropped.exact === dropped.beyond && outcome.stopped === null) {
-      outcome = withDrops(outcome, dropped);
+    // Counted after the scan: what it read from disk meanwhile is in the tree.
+    const count = ordered ? index.view.windowCount(focus, request.start.path) : null;
+    const known = dropped.exact === dropped.beyond && (count !== null || !ordered);
+    if (dropped.beyond > 0 && known && outcome.stopped === null) {
+      outcome = count ? withCount(outcome, count) : withDrops(outcome, dropped);
     } else if (dropped.beyond > 0) {
       const { scannedFiles, scannedDirectories } = outcome.walk;
       if (scannedFiles + scannedDirectories + dropped.reread <= countBudget) {

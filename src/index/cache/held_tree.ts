@@ -18,6 +18,7 @@ import type { FsPort } from "../../ports/mod.ts";
 import { hostRules } from "../../security/mod.ts";
 import { folderChange, folderOnDisk, type FolderStamp } from "./folder_check.ts";
 import { HeldView } from "./held_view.ts";
+import { timeOrderBytes } from "../focus/mod.ts";
 import type { HeldTreeHooks, HeldTreeOptions, Overflow } from "./held_tree_options.ts";
 import { realFolder } from "./real_folder.ts";
 import { FolderTree, namesBytes, recordInfo, UNKNOWN_TIME } from "../store/mod.ts";
@@ -85,9 +86,9 @@ export class HeldTree {
     return this.tree.folders.live;
   }
 
-  /** Bytes held outside the heap (the entries' columns). */
+  /** Bytes held outside the heap (the entries' columns, the time order once made). */
   get offHeapBytes(): number {
-    return this.tree.offHeapBytes;
+    return this.tree.offHeapBytes + timeOrderBytes(this.tree);
   }
 
   /** Why the cache stopped recording for good (it then holds nothing); `null` while it may. */

@@ -8,7 +8,7 @@
  */
 import { DIR, type FolderTree } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import { type Focus, outside } from "../focus/mod.ts";
+import { type Focus, outside, pageFolders, type WindowCount, windowCount } from "../focus/mod.ts";
 
 /**
  * An entry as the index holds it: kind, size and times, and a folder's inode where its
@@ -83,6 +83,35 @@ export class HeldView {
       out.push({ name: tree.nameOf(folder, e), isDirectory: (tree.columns.kind[e]! & DIR) !== 0 });
     }
     return out;
+  }
+
+  /**
+   * The matches inside `focus`, a files-only window counted exactly (focus.ts `exactOf`) of
+   * a walk from the root (`startPath` ""), from the root's time order (time_order.ts: no
+   * folder visited); `null` for any other, or when the index alone cannot tell.
+   */
+  windowCount(focus: Focus | null, startPath: string): WindowCount | null {
+    const exact = focus?.exact;
+    if (!exact || !focus.filesOnly || startPath !== "") return null;
+    const { from, to } = focus;
+    const { maxDepth, vcsLeftOut } = exact;
+    return windowCount(this.#tree, { from, to, maxDepth, vcsLeftOut });
+  }
+
+  /**
+   * The folder records a time-ordered page inside `range` (a focus {@linkcode windowCount}
+   * can count, narrowed to its cursor) can come from (time_order.ts `pageFolders`), or `null`.
+   */
+  pageFolders(
+    range: Focus,
+    startPath: string,
+    page: { desc: boolean; k: number; tie: number },
+  ): Uint8Array | null {
+    const exact = range.exact;
+    if (!exact || !range.filesOnly || startPath !== "") return null;
+    const { from, to } = range;
+    const { maxDepth, vcsLeftOut } = exact;
+    return pageFolders(this.#tree, { from, to, maxDepth, vcsLeftOut }, page);
   }
 
   /**

@@ -10,7 +10,8 @@
  * apart, as the walk counts them. Anything the index alone cannot tell (a name that could
  * not be decoded, a folder the start reaches through a link, more than
  * {@linkcode EXACT_MAX_ENTRIES} entries below one folder) leaves that drop uncounted, and
- * the answer is counted as before (index_loop.ts).
+ * the answer is counted as before (index_loop.ts). When the whole window is counted from the
+ * root's time order instead (time_order.ts), a drop is only noted.
  *
  * @module
  */
@@ -47,6 +48,7 @@ export class ListingDrops {
     if (!exact) return null;
     const sep = hostRules.sep;
     if (path !== exact.startAbs && !path.startsWith(exact.startAbs + sep)) return null;
+    if (exact.counted) return new ListingDrops(tree, focus, dropped, 0, false);
     const below = path.slice(exact.startAbs.length + 1);
     const parts = below === "" ? [] : below.split(sep);
     const inVcs = exact.vcsLeftOut && parts.some((p) => VCS_FOLDERS.includes(p));
@@ -71,6 +73,10 @@ export class ListingDrops {
 
   /** Entry `e` of `folder`, a file inside the window, left out by the cut: one match. */
   file(folder: number, e: number): void {
+    if (this.#focus.exact!.counted) {
+      this.#dropped.exact++; // the window's count comes from the time order
+      return;
+    }
     if (this.#tree.nameOf(folder, e).includes(UNDECODED)) return;
     this.#count(this.#inVcs, 1);
     this.#dropped.exact++;
@@ -81,6 +87,10 @@ export class ListingDrops {
    * inside the window: its matches, counted if the index alone can tell them.
    */
   folder(folder: number, e: number, below: number): void {
+    if (this.#focus.exact!.counted) {
+      this.#dropped.exact++;
+      return;
+    }
     const counts = { matches: 0, vcs: 0, entries: 0 };
     const name = this.#tree.nameOf(folder, e);
     if (name.includes(UNDECODED)) return;

@@ -34,6 +34,7 @@ import {
 import type { ScanOutcome } from "../../walk/mod.ts";
 import { boundBelow, type EntryColumns, type FolderTree } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
+import type { WindowCount } from "./time_order.ts";
 
 /** The window a focused scan matches in: `[from, to)` of one time field, epoch ms. */
 export interface Focus {
@@ -99,6 +100,13 @@ export interface ExactCount {
   maxDepth: number;
   /** Whether entries inside version-control folders below the start are left out (§27). */
   vcsLeftOut: boolean;
+  /** Set when the window's matches are counted from the root's time order (time_order.ts). */
+  counted?: boolean;
+  /**
+   * Set when a time-ordered page can only come from these folder records (1), found in the
+   * time order (time_order.ts `pageFolders`): the others are left out whole, as the cut does.
+   */
+  only?: Uint8Array;
 }
 
 /**
@@ -174,6 +182,34 @@ function keepFrom(cut: Focus, time: number): void {
 /** Keeps times up to `time`; times are whole milliseconds (a fraction would only keep more). */
 function keepUntil(cut: Focus, time: number): void {
   cut.to = Math.min(cut.to, time + 1);
+}
+
+/** An outcome with the window's matches counted from the time order (time_order.ts), as a walk counts them. */
+export function withCount(outcome: ScanOutcome, count: WindowCount): ScanOutcome {
+  const { collected, entries } = outcome;
+  const total = collected.total === null ? null : count.matches;
+  return {
+    ...outcome,
+    collected: { ...collected, total },
+    entries: { ...entries, vcs: count.vcs },
+  };
+}
+
+/**
+ * What the time order needs to find the folders a time-ordered page can come from
+ * (time_order.ts `pageFolders`): the focus narrowed to its cursor, which end of it the page
+ * is taken from, how many matches (`limit + 1`), and the cursor's time (matches at it may
+ * lie before the cursor). `null` for `path_asc`.
+ */
+export function pageOf(
+  focus: Focus,
+  request: SearchRequest,
+): { range: Focus; page: { desc: boolean; k: number; tie: number } } | null {
+  if (isWalkOrder(request.order)) return null;
+  const range = { ...focus };
+  narrowToCursor(range, request);
+  const tie = request.after?.key?.time ?? NaN;
+  return { range, page: { desc: request.order === "time_desc", k: request.limit + 1, tie } };
 }
 
 /** Nothing dropped yet. */

@@ -24,7 +24,9 @@ export function handOut(
 ): Iterable<Deno.DirEntry> {
   if (focus === null || cut === null) return entriesOf(tree, folder);
   const cols = tree.columns;
-  const narrowed = cut.from !== focus.from || cut.to !== focus.to; // it only narrows between folders
+  const only = focus.exact?.only;
+  // It only narrows between folders.
+  const narrowed = only !== undefined || cut.from !== focus.from || cut.to !== focus.to;
   const exact = narrowed ? ListingDrops.of(tree, focus, dropped, path) : null;
   // A folder's own time matters only where a folder may match.
   const own = (f: Focus, e: number) => f.filesOnly || outside(f, cols, e);
@@ -42,7 +44,7 @@ export function handOut(
         continue;
       }
       const below = cols.sub[e]!;
-      if (below < 0 || !allOutside(cut, tree, below)) return e;
+      if (below < 0 || !(allOutside(cut, tree, below) || (only && !only[below]))) return e;
       dropped.files += tree.folders.files[below]!;
       dropped.listings += tree.folders.listings[below]!;
       if (narrowed && !(own(focus, e) && allOutside(focus, tree, below))) {

@@ -50,9 +50,18 @@ export class FolderRecords {
   listings = new Float64Array(64);
   /** Whether the cached bounds and counts hold (1) or must be made again (0). */
   bounded = new Uint8Array(64);
+  /**
+   * Whether the record changed (1: its run, a stat in it, or its number freed or taken)
+   * since {@linkcode FolderRecords.markChanges} began a mark (window_totals.ts).
+   */
+  changed = new Uint8Array(64);
   /** Numbers in use or freed: `0 .. length - 1`. */
   length = 1;
   #free: number[] = [];
+  /** The records changed since the mark, in the order they changed; `null`: too many, or no mark. */
+  #changes: number[] | null = null;
+  /** Counts the times every record was forgotten at once: a mark made before is void. */
+  cleared = 0;
 
   constructor() {
     this.clear();
@@ -72,6 +81,8 @@ export class FolderRecords {
   clear(): void {
     this.state.fill(FREE);
     this.bounded.fill(0);
+    this.cleared++;
+    this.#changes = null;
     this.state[0] = KNOWN;
     this.parent[0] = -1;
     this.length = 1;
@@ -86,6 +97,7 @@ export class FolderRecords {
     this.parent[folder] = parent;
     this.slot[folder] = slot;
     this.bounded[folder] = 0;
+    this.#changed(folder);
     return folder;
   }
 
@@ -97,6 +109,7 @@ export class FolderRecords {
    */
   touch(folder: number): void {
     this.bounded[folder] = 0;
+    this.#changed(folder);
     for (let f = this.parent[folder]!; f >= 0 && this.bounded[f]; f = this.parent[f]!) {
       this.bounded[f] = 0;
     }
@@ -106,6 +119,32 @@ export class FolderRecords {
   release(folder: number): void {
     this.state[folder] = FREE;
     this.#free.push(folder);
+    this.#changed(folder);
+  }
+
+  /**
+   * Begins a mark: from now on each record that changes is flagged in `changed` and listed,
+   * up to `most` of them (past that, {@linkcode FolderRecords.changes} is `null`).
+   */
+  markChanges(most: number): void {
+    this.changed.fill(0);
+    this.#changes = [];
+    this.#most = most;
+  }
+
+  /** The records changed since the mark, or `null` (no mark, more than its most, or cleared). */
+  get changes(): readonly number[] | null {
+    return this.#changes;
+  }
+
+  #most = 0;
+
+  #changed(folder: number): void {
+    const changes = this.#changes;
+    if (changes === null || this.changed[folder]) return;
+    this.changed[folder] = 1;
+    if (changes.length >= this.#most) this.#changes = null;
+    else changes.push(folder);
   }
 
   #grow(n: number): void {
@@ -128,5 +167,6 @@ export class FolderRecords {
     this.files = grown(this.files, n);
     this.listings = grown(this.listings, n);
     this.bounded = grown(this.bounded, n);
+    this.changed = grown(this.changed, n);
   }
 }

@@ -121,10 +121,7 @@ export class FolderTree {
     return [this.#root, ...parts.reverse()].join(this.#sep);
   }
 
-  /**
-   * The parent folder of an absolute path below the root: its path `dir`, its record (or
-   * -1), and the entry's `name` in it.
-   */
+  /** The parent folder of an absolute path below the root: its path `dir`, record (or -1), and the `name` in it. */
   parentOf(abs: string): { parent: number; dir: string; name: string } {
     const dir = folderAbove(abs);
     return { parent: this.node(dir, false), dir, name: abs.slice(dir.length + 1) };
@@ -151,6 +148,11 @@ export class FolderTree {
     return { first: this.#rec.first[folder]!, count: this.#rec.count[folder]! };
   }
 
+  /** The names of the folder's run, one string (window_totals.ts looks for an undecoded one). */
+  namesOf(folder: number): string {
+    return this.#names[folder]!;
+  }
+
   /** The name of entry `e` of the folder's run. */
   nameOf(folder: number, e: number): string {
     const start = e === this.#rec.first[folder] ? 0 : this.#cols.nameEnd[e - 1]!;
@@ -165,9 +167,8 @@ export class FolderTree {
   }
 
   /**
-   * Holds the listing of `names` with their `kinds` (in any order, as read) as the
-   * folder's, read at `time` as inode `ino` of device `dev`: times and sizes unknown until stat'ed. Folders still in it
-   * keep what is known below them; the others go with everything below them.
+   * Holds `names` with their `kinds` (in any order) as the folder's listing, read at `time` as inode `ino`
+   * of device `dev`, times unknown until stat'ed; folders still in it keep what is below them.
    */
   keep(
     folder: number,
@@ -224,10 +225,9 @@ export class FolderTree {
   }
 
   /**
-   * Carries what was known of the `old` run's entries to the same names in the new run:
-   * the folders below those still folders, and the stats of those of the same kind, but
-   * not of links (a link's new target may lead out of the root: its event was dropped).
-   * An entry whose event named it was unstat'ed first, so its stat is not carried.
+   * Carries what was known of the `old` run's entries to the same names in the new run: the folders
+   * below those still folders, the stats of those of the same kind, but not of links (a link's new
+   * target may lead out of the root). An entry whose event named it was unstat'ed first.
    */
   #carry(folder: number, old: { first: number; count: number }, oldNames: string): void {
     const cols = this.#cols;

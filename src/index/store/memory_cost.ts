@@ -12,9 +12,9 @@ export const ENTRY_COLUMN_BYTES = 33;
 /**
  * Bytes outside the heap per folder record: first entry, count, time, device, inode,
  * state, parent, slot (41), and what is below it: four time bounds, four more of the files
- * alone, two counts, whether they hold (81).
+ * alone, two counts, whether they hold (81), whether it changed since a mark (1).
  */
-export const RECORD_BYTES = 122;
+export const RECORD_BYTES = 123;
 /** The heap a folder's string of names costs besides its characters (header, slot, share of growth). */
 export const NAMES_STRING_BYTES = 48;
 

@@ -1,0 +1,281 @@
+/**
+ * A root's files in order of their modification times (contract §18, §26; issue 59): the
+ * exact count of a windowed question's matches without visiting a folder. Everything
+ * (voidtools) and plocate keep sorted arrays so that a window is a range: its count is two
+ * binary searches. Here the order is a snapshot, made when a question first needs it: each
+ * file's time and its folder record, sorted by time (12 bytes a file), and each record's
+ * depth and whether it lies inside a version-control folder (contract §27). What changed
+ * since is read from the records the tree marks as they change (folder_records.ts): a
+ * changed record's files in the snapshot are passed over in the range, and its run as it
+ * is now is counted instead; past {@linkcode REMAKE_AT} changed records, or after the tree
+ * was cleared, the snapshot is made again.
+ *
+ * It counts what a walk from the root counts as matches of a files-only window with no
+ * glob, size bound, exclude or ignore file (focus.ts `exactOf`): the files inside the
+ * window in listings read at most `maxDepth` deep, those inside version-control folders
+ * apart. It says nothing (`null`) while anything below the root is not known (a listing
+ * not held, a stat not read: the root's bounds, subtree_times.ts) or a name could not be
+ * decoded.
+ *
+ * @module
+ */
+import { UNDECODED, VCS_FOLDERS } from "../../walk/mod.ts";
+import { boundBelow, DIR, type FolderTree } from "../store/mod.ts";
+
+/** Changed records the order takes in its stride; past them it is made again. */
+export const REMAKE_AT = 4096;
+
+/** The matches inside a window, and those of them inside version-control folders. */
+export interface WindowCount {
+  matches: number;
+  vcs: number;
+}
+
+const orders = new WeakMap<FolderTree, TimeOrder>();
+
+/**
+ * The matches of the files-only window `[from, to)` of modification times, counted as a
+ * walk from the root reading listings at most `maxDepth` deep counts them, with those
+ * inside version-control folders apart when `vcsLeftOut`; `null` when the index alone
+ * cannot tell.
+ */
+export function windowCount(
+  tree: FolderTree,
+  window: { from: number; to: number; maxDepth: number; vcsLeftOut: boolean },
+): WindowCount | null {
+  boundBelow(tree, 0);
+  if (Number.isNaN(tree.folders.fileMtimeLo[0]!)) return null; // something below not known
+  let order = orders.get(tree);
+  if (!order?.current()) orders.set(tree, order = new TimeOrder(tree));
+  return order.count(window);
+}
+
+/**
+ * The folders a time-ordered page of `window` can come from (time_order.ts's snapshot): those
+ * holding its `k` first matches in the order (`desc`: newest first) and every one tied with
+ * the last of them, each folder changed since the snapshot, and the folders above them; a
+ * match at `tie` (a cursor's time: some of them lie before it) is kept but not counted
+ * among the `k`. `null` when {@linkcode windowCount} would be.
+ */
+export function pageFolders(
+  tree: FolderTree,
+  window: { from: number; to: number; maxDepth: number; vcsLeftOut: boolean },
+  page: { desc: boolean; k: number; tie: number },
+): Uint8Array | null {
+  if (windowCount(tree, window) === null) return null;
+  return orders.get(tree)!.folders(window, page);
+}
+
+/** Bytes the tree's time order takes outside the heap (0 until a question made it). */
+export function timeOrderBytes(tree: FolderTree): number {
+  return orders.get(tree)?.bytes ?? 0;
+}
+
+/** One snapshot of a tree's files in time order. */
+class TimeOrder {
+  readonly #tree: FolderTree;
+  readonly #cleared: number;
+  /** The files' times, ascending, and each one's folder record. */
+  readonly #times: Float64Array;
+  readonly #records: Int32Array;
+  /** Per record: the depth its listing is read at (the root's is 1), and whether inside VCS. */
+  readonly #depth: Int32Array;
+  readonly #vcs: Uint8Array;
+  readonly #undecoded: boolean;
+
+  constructor(tree: FolderTree) {
+    this.#tree = tree;
+    const rec = tree.folders;
+    rec.markChanges(REMAKE_AT);
+    this.#cleared = rec.cleared;
+    const records = rec.length;
+    this.#depth = new Int32Array(records);
+    this.#vcs = new Uint8Array(records);
+    const cols = tree.columns;
+    let files = 0;
+    let undecoded = false;
+    for (let f = 0; f < records; f++) {
+      if (!tree.listed(f)) continue;
+      const place = placeOf(tree, f);
+      this.#depth[f] = place.depth;
+      this.#vcs[f] = place.vcs ? 1 : 0;
+      undecoded ||= tree.namesOf(f).includes(UNDECODED);
+      const { first, count } = tree.run(f);
+      for (let e = first; e < first + count; e++) if (!(cols.kind[e]! & DIR)) files++;
+    }
+    this.#undecoded = undecoded;
+    const times = new Float64Array(files);
+    const owners = new Int32Array(files);
+    let i = 0;
+    for (let f = 0; f < records; f++) {
+      if (!tree.listed(f)) continue;
+      const { first, count } = tree.run(f);
+      for (let e = first; e < first + count; e++) {
+        if (cols.kind[e]! & DIR) continue;
+        times[i] = cols.mtime[e]!;
+        owners[i++] = f;
+      }
+    }
+    [this.#times, this.#records] = sortByTime(times, owners);
+  }
+
+  /** Bytes the snapshot takes. */
+  get bytes(): number {
+    return this.#times.byteLength + this.#records.byteLength + this.#depth.byteLength +
+      this.#vcs.byteLength;
+  }
+
+  /** Whether the tree's marks still describe what changed since the snapshot. */
+  current(): boolean {
+    const rec = this.#tree.folders;
+    return rec.cleared === this.#cleared && rec.changes !== null;
+  }
+
+  folders(
+    { from, to, maxDepth, vcsLeftOut }: {
+      from: number;
+      to: number;
+      maxDepth: number;
+      vcsLeftOut: boolean;
+    },
+    { desc, k, tie }: { desc: boolean; k: number; tie: number },
+  ): Uint8Array {
+    const rec = this.#tree.folders;
+    const only = new Uint8Array(rec.length);
+    only[0] = 1;
+    const mark = (f: number) => {
+      for (let c = f; c > 0 && !only[c]; c = rec.parent[c]!) only[c] = 1;
+    };
+    const times = this.#times, records = this.#records, depth = this.#depth, vcs = this.#vcs;
+    const changed = rec.changed;
+    const lo = firstAtOrAbove(times, from), hi = firstAtOrAbove(times, to);
+    let found = 0, edge = NaN;
+    for (let n = 0; n < hi - lo; n++) {
+      const i = desc ? hi - 1 - n : lo + n;
+      const f = records[i]!, t = times[i]!;
+      if (changed[f] || depth[f]! > maxDepth || (vcsLeftOut && vcs[f])) continue;
+      if (found >= k && t !== edge) break; // past the k-th and those tied with it
+      mark(f);
+      if (t !== tie && ++found === k) edge = t;
+    }
+    for (const f of rec.changes!) if (this.#tree.listed(f)) mark(f);
+    return only;
+  }
+
+  count(
+    { from, to, maxDepth, vcsLeftOut }: {
+      from: number;
+      to: number;
+      maxDepth: number;
+      vcsLeftOut: boolean;
+    },
+  ): WindowCount | null {
+    if (this.#undecoded) return null;
+    const tree = this.#tree;
+    const rec = tree.folders;
+    const changed = rec.changed;
+    const out: WindowCount = { matches: 0, vcs: 0 };
+    const times = this.#times, records = this.#records, depth = this.#depth, vcs = this.#vcs;
+    const end = firstAtOrAbove(times, to);
+    for (let i = firstAtOrAbove(times, from); i < end; i++) {
+      const f = records[i]!;
+      if (changed[f] || depth[f]! > maxDepth) continue;
+      if (vcsLeftOut && vcs[f]) out.vcs++;
+      else out.matches++;
+    }
+    const cols = tree.columns;
+    for (const f of rec.changes!) {
+      if (!tree.listed(f)) continue;
+      if (tree.namesOf(f).includes(UNDECODED)) return null;
+      const place = placeOf(tree, f);
+      if (place.depth > maxDepth) continue;
+      const { first, count } = tree.run(f);
+      for (let e = first; e < first + count; e++) {
+        const t = cols.mtime[e]!;
+        if (cols.kind[e]! & DIR || !(t >= from && t < to)) continue;
+        if (vcsLeftOut && place.vcs) out.vcs++;
+        else out.matches++;
+      }
+    }
+    return out;
+  }
+}
+
+/** The depth record `f`'s listing is read at from the root (1), and whether it lies inside VCS. */
+function placeOf(tree: FolderTree, f: number): { depth: number; vcs: boolean } {
+  const rec = tree.folders;
+  let depth = 1;
+  let vcs = false;
+  for (let c = f; c > 0; c = rec.parent[c]!) {
+    const parent = rec.parent[c]!;
+    depth++;
+    vcs ||= VCS_FOLDERS.includes(tree.nameOf(parent, rec.first[parent]! + rec.slot[c]!));
+  }
+  return { depth, vcs };
+}
+
+/** The first index of ascending `times` whose value is at or above `t`. */
+function firstAtOrAbove(times: Float64Array, t: number): number {
+  let lo = 0, hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The widest span of whole milliseconds sorted by three 16-bit digits. */
+const RADIX_SPAN = 2 ** 48;
+
+/**
+ * `times` ascending with `owners` carried along: a least-significant-digit radix sort of
+ * whole milliseconds (three 16-bit digits of their distance from the earliest), or a
+ * comparison sort when a time is not whole or the span is wider. Either array may be
+ * written over: use the two returned.
+ */
+export function sortByTime(times: Float64Array, owners: Int32Array): [Float64Array, Int32Array] {
+  const n = times.length;
+  let min = Infinity, max = -Infinity, whole = true;
+  for (let i = 0; i < n; i++) {
+    const t = times[i]!;
+    if (t < min) min = t;
+    if (t > max) max = t;
+    whole &&= Number.isInteger(t);
+  }
+  if (n < 2) return [times, owners];
+  if (!whole || max - min >= RADIX_SPAN) {
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => times[a]! - times[b]!);
+    const sorted = new Float64Array(n), carried = new Int32Array(n);
+    order.forEach((i, k) => {
+      sorted[k] = times[i]!;
+      carried[k] = owners[i]!;
+    });
+    return [sorted, carried];
+  }
+  // Sorted in place of `times` (their distances from the earliest, then the times again).
+  for (let i = 0; i < n; i++) times[i] = times[i]! - min;
+  let keys = times, from: Int32Array = owners;
+  let keysTo = new Float64Array(n), to: Int32Array = new Int32Array(n);
+  const counts = new Uint32Array(65_537);
+  for (let shift = 1; shift < RADIX_SPAN; shift *= 65_536) {
+    if (max - min < shift) break;
+    counts.fill(0);
+    for (let i = 0; i < n; i++) {
+      const d = (Math.floor(keys[i]! / shift) % 65_536) + 1;
+      counts[d] = counts[d]! + 1;
+    }
+    for (let d = 1; d <= 65_536; d++) counts[d] = counts[d]! + counts[d - 1]!;
+    for (let i = 0; i < n; i++) {
+      const d = Math.floor(keys[i]! / shift) % 65_536;
+      const at = counts[d]!;
+      counts[d] = at + 1;
+      keysTo[at] = keys[i]!;
+      to[at] = from[i]!;
+    }
+    [keys, keysTo] = [keysTo, keys];
+    [from, to] = [to, from];
+  }
+  for (let i = 0; i < n; i++) keys[i] = keys[i]! + min;
+  return [keys, from];
+}

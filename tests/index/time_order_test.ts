@@ -1,0 +1,54 @@
+/**
+ * Time-ordered pages from the root's time order (src/index/focus/time_order.ts) through a
+ * ready live index: on a tree where every folder holds old and new files alike (so no
+ * folder's bounds leave it out), newest-first and oldest-first pages of a window, paged to
+ * the end with cursors, equal a walk's, totals included, and the index answered them.
+ */
+import assert from "node:assert/strict";
+import { alike, engine, pagesOrCode } from "../helpers/engine.ts";
+import { DAY, makeTree, T0 } from "../helpers/tree.ts";
+import { readyIndex } from "../helpers/live_index.ts";
+import { sanitize } from "../helpers/sanitize.ts";
+
+Deno.test({
+  name: "time order: pages taken from the folders the order names equal a walk's, to the end",
+  ...sanitize,
+  async fn() {
+    // 12 folders of 8 files; file f of folder d at day (f * 12 + d * 5) % 96: each folder
+    // spans the days, and the newest files lie in different folders.
+    const spec: Record<string, { mtime: number }> = {};
+    for (let d = 0; d < 12; d++) {
+      for (let f = 0; f < 8; f++) {
+        spec[`d${d}/sub/f${f}.txt`] = { mtime: T0 + ((f * 12 + d * 5) % 96) * DAY };
+        if (f % 3 === 0) spec[`d${d}/f${f}.md`] = { mtime: T0 + ((f * 7 + d * 11) % 96) * DAY };
+      }
+    }
+    spec[".git/objects/x"] = { mtime: T0 + 95 * DAY }; // newest of all, left out (§27)
+    await using tree = await makeTree(spec);
+    const index = await readyIndex(tree.root);
+    const clock = { now: () => T0 + 100 * DAY };
+    try {
+      for (const sort of ["time_desc", "time_asc"]) {
+        for (const limit of [1, 3, 7]) {
+          for (const [from, to] of [[undefined, undefined], [10, 80]]) {
+            const args = {
+              timeField: "modified",
+              sort,
+              limit,
+              ...(from === undefined ? {} : { from: new Date(T0 + from * DAY).toISOString() }),
+              ...(to === undefined ? {} : { to: new Date(T0 + to! * DAY).toISOString() }),
+            };
+            const before = index.status()[0]!.answers.index;
+            const indexed = await pagesOrCode(engine(tree.root, { scanner: index, clock }), args);
+            assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
+            const walked = await pagesOrCode(engine(tree.root, { clock }), args);
+            assert.deepEqual(...alike(indexed, walked), JSON.stringify(args));
+            assert.ok(Array.isArray(indexed) && indexed[0].stats.totalMatches > 0);
+          }
+        }
+      }
+    } finally {
+      index.close();
+    }
+  },
+});
