@@ -227,13 +227,11 @@ async function checkedScan(
     index.begin(lagging.folders());
     // A whole window counted from the root's time order (time_order.ts): drops only noted.
     const ordered = index.view.windowCount(focus, request.start.path) !== null;
-    if (focus?.exact) {
-      focus.exact.counted = ordered;
-      delete focus.exact.only;
-      const asked = ordered && cut && plan.keepAll === 0 ? pageOf(focus, request) : null;
-      const only = asked && index.view.pageFolders(asked.range, request.start.path, asked.page);
-      if (only) focus.exact.only = only;
-    }
+    if (focus?.exact) focus.exact.counted = ordered;
+    if (focus) delete focus.only;
+    const asked = focus && cut && plan.keepAll === 0 ? pageOf(focus, request) : null;
+    const only = asked && index.view.pageFolders(asked);
+    if (only) focus!.only = only;
     let outcome: ScanOutcome;
     let dropped: Dropped;
     try {

@@ -8,7 +8,15 @@
  */
 import { DIR, type FolderTree } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import { type Focus, outside, pageFolders, type WindowCount, windowCount } from "../focus/mod.ts";
+import {
+  type Focus,
+  type OrderWindow,
+  outside,
+  type PageAsk,
+  pageFolders,
+  type WindowCount,
+  windowCount,
+} from "../focus/mod.ts";
 
 /**
  * An entry as the index holds it: kind, size and times, and a folder's inode where its
@@ -99,19 +107,11 @@ export class HeldView {
   }
 
   /**
-   * The folder records a time-ordered page inside `range` (a focus {@linkcode windowCount}
-   * can count, narrowed to its cursor) can come from (time_order.ts `pageFolders`), or `null`.
+   * The folder records a time-ordered page of files in `window` (from the root) can come
+   * from, found in the time order (time_order.ts `pageFolders`), or `null`.
    */
-  pageFolders(
-    range: Focus,
-    startPath: string,
-    page: { desc: boolean; k: number; tie: number },
-  ): Uint8Array | null {
-    const exact = range.exact;
-    if (!exact || !range.filesOnly || startPath !== "") return null;
-    const { from, to } = range;
-    const { maxDepth, vcsLeftOut } = exact;
-    return pageFolders(this.#tree, { from, to, maxDepth, vcsLeftOut }, page);
+  pageFolders(asked: { window: OrderWindow; page: PageAsk }): Uint8Array | null {
+    return pageFolders(this.#tree, asked.window, asked.page);
   }
 
   /**

@@ -31,10 +31,10 @@ import {
   type Sort,
   type SortKey,
 } from "../../query/mod.ts";
-import type { ScanOutcome } from "../../walk/mod.ts";
+import { compileFilter, type ScanOutcome } from "../../walk/mod.ts";
 import { boundBelow, type EntryColumns, type FolderTree } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import type { WindowCount } from "./time_order.ts";
+import type { OrderWindow, PageAsk, WindowCount } from "./time_order.ts";
 
 /** The window a focused scan matches in: `[from, to)` of one time field, epoch ms. */
 export interface Focus {
@@ -45,6 +45,11 @@ export interface Focus {
   filesOnly: boolean;
   /** Set when what the cut leaves out inside the window can be counted (exact_drops.ts). */
   exact?: ExactCount;
+  /**
+   * Set when a time-ordered page can only come from these folder records (1), found in the
+   * time order (time_order.ts `pageFolders`): the others are left out whole, as the cut does.
+   */
+  only?: Uint8Array;
 }
 
 /** What a focused scan left out that an unfocused walk would have counted. */
@@ -102,11 +107,6 @@ export interface ExactCount {
   vcsLeftOut: boolean;
   /** Set when the window's matches are counted from the root's time order (time_order.ts). */
   counted?: boolean;
-  /**
-   * Set when a time-ordered page can only come from these folder records (1), found in the
-   * time order (time_order.ts `pageFolders`): the others are left out whole, as the cut does.
-   */
-  only?: Uint8Array;
 }
 
 /**
@@ -196,20 +196,37 @@ export function withCount(outcome: ScanOutcome, count: WindowCount): ScanOutcome
 }
 
 /**
- * What the time order needs to find the folders a time-ordered page can come from
- * (time_order.ts `pageFolders`): the focus narrowed to its cursor, which end of it the page
- * is taken from, how many matches (`limit + 1`), and the cursor's time (matches at it may
- * lie before the cursor). `null` for `path_asc`.
+ * What the time order needs to find the folders a time-ordered page of files by modified
+ * time from the root can come from (time_order.ts `pageFolders`): the window narrowed to
+ * the cursor, how deep the walk reads, whether it leaves version-control folders out, and
+ * the page ({@linkcode PageAsk}: with a glob or a size bound, the filter a file must pass,
+ * on its held stat). `null` for any other request.
  */
 export function pageOf(
   focus: Focus,
   request: SearchRequest,
-): { range: Focus; page: { desc: boolean; k: number; tie: number } } | null {
-  if (isWalkOrder(request.order)) return null;
+): { window: OrderWindow; page: PageAsk } | null {
+  const { filter, start, order } = request;
+  if (isWalkOrder(order) || start.path !== "" || !focus.filesOnly || focus.created) return null;
+  if (!filter.includeFiles || filter.alsoCreated) return null;
   const range = { ...focus };
   narrowToCursor(range, request);
   const tie = request.after?.key?.time ?? NaN;
-  return { range, page: { desc: request.order === "time_desc", k: request.limit + 1, tie } };
+  const plain = filter.glob === null && filter.minSizeBytes === null &&
+    filter.maxSizeBytes === null;
+  const compiled = plain ? null : compileFilter(filter);
+  const wants = compiled &&
+    ((path: string, info: Deno.FileInfo) =>
+      compiled.wants(path, false) && typeof compiled.judge(path, false, info) === "object");
+  return {
+    window: {
+      from: range.from,
+      to: range.to,
+      maxDepth: depthLimit(request),
+      vcsLeftOut: !filter.includeVcs,
+    },
+    page: { desc: order === "time_desc", k: request.limit + 1, tie, wants },
+  };
 }
 
 /** Nothing dropped yet. */

@@ -24,7 +24,7 @@ export function handOut(
 ): Iterable<Deno.DirEntry> {
   if (focus === null || cut === null) return entriesOf(tree, folder);
   const cols = tree.columns;
-  const only = focus.exact?.only;
+  const only = focus.only;
   // It only narrows between folders.
   const narrowed = only !== undefined || cut.from !== focus.from || cut.to !== focus.to;
   const exact = narrowed ? ListingDrops.of(tree, focus, dropped, path) : null;

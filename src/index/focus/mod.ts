@@ -23,4 +23,11 @@ export {
   withCount,
 } from "./focus.ts";
 export { handOut } from "./hand_out.ts";
-export { pageFolders, timeOrderBytes, type WindowCount, windowCount } from "./time_order.ts";
+export {
+  type OrderWindow,
+  type PageAsk,
+  pageFolders,
+  timeOrderBytes,
+  type WindowCount,
+  windowCount,
+} from "./time_order.ts";

@@ -20,7 +20,7 @@
  * @module
  */
 import { UNDECODED, VCS_FOLDERS } from "../../walk/mod.ts";
-import { boundBelow, DIR, type FolderTree } from "../store/mod.ts";
+import { boundBelow, DIR, type FolderTree, infoOf, sortByTime } from "../store/mod.ts";
 
 /** Changed records the order takes in its stride; past them it is made again. */
 export const REMAKE_AT = 4096;
@@ -41,7 +41,7 @@ const orders = new WeakMap<FolderTree, TimeOrder>();
  */
 export function windowCount(
   tree: FolderTree,
-  window: { from: number; to: number; maxDepth: number; vcsLeftOut: boolean },
+  window: OrderWindow,
 ): WindowCount | null {
   boundBelow(tree, 0);
   if (Number.isNaN(tree.folders.fileMtimeLo[0]!)) return null; // something below not known
@@ -52,18 +52,41 @@ export function windowCount(
 
 /**
  * The folders a time-ordered page of `window` can come from (time_order.ts's snapshot): those
- * holding its `k` first matches in the order (`desc`: newest first) and every one tied with
- * the last of them, each folder changed since the snapshot, and the folders above them; a
- * match at `tie` (a cursor's time: some of them lie before it) is kept but not counted
- * among the `k`. `null` when {@linkcode windowCount} would be.
+ * holding its `k` first matches in the order (`desc`: newest first; a file is a match when
+ * `wants` it too) and every one tied with the last of them, each folder changed since the
+ * snapshot, and the folders above them; a match at `tie` (a cursor's time: some of them
+ * lie before it) is kept but not counted among the `k`. `null` when {@linkcode windowCount}
+ * would be.
  */
 export function pageFolders(
   tree: FolderTree,
-  window: { from: number; to: number; maxDepth: number; vcsLeftOut: boolean },
-  page: { desc: boolean; k: number; tie: number },
+  window: OrderWindow,
+  page: PageAsk,
 ): Uint8Array | null {
   if (windowCount(tree, window) === null) return null;
   return orders.get(tree)!.folders(window, page);
+}
+
+/**
+ * Which end of a window a page is taken from (`desc`: the newest), how many matches it
+ * needs (`k`), the cursor's time (`tie`: `NaN` for none), and what else a file must be to
+ * match (a glob, a size bound), given its root-relative path and its held stat.
+ */
+export interface PageAsk {
+  desc: boolean;
+  k: number;
+  tie: number;
+  wants: ((path: string, info: Deno.FileInfo) => boolean) | null;
+}
+
+/** A window of modification times, and how a walk from the root reads it. */
+export interface OrderWindow {
+  from: number;
+  to: number;
+  /** Listings read at most this deep (the root's is 1). */
+  maxDepth: number;
+  /** Whether files inside version-control folders are left out (contract §27). */
+  vcsLeftOut: boolean;
 }
 
 /** Bytes the tree's time order takes outside the heap (0 until a question made it). */
@@ -82,6 +105,9 @@ class TimeOrder {
   readonly #depth: Int32Array;
   readonly #vcs: Uint8Array;
   readonly #undecoded: boolean;
+  /** The deepest listing, and the files inside version-control folders, at the snapshot. */
+  readonly #deepest: number = 1;
+  readonly #vcsFiles: number = 0;
 
   constructor(tree: FolderTree) {
     this.#tree = tree;
@@ -99,9 +125,13 @@ class TimeOrder {
       const place = placeOf(tree, f);
       this.#depth[f] = place.depth;
       this.#vcs[f] = place.vcs ? 1 : 0;
+      this.#deepest = Math.max(this.#deepest, place.depth);
       undecoded ||= tree.namesOf(f).includes(UNDECODED);
       const { first, count } = tree.run(f);
-      for (let e = first; e < first + count; e++) if (!(cols.kind[e]! & DIR)) files++;
+      let here = 0;
+      for (let e = first; e < first + count; e++) if (!(cols.kind[e]! & DIR)) here++;
+      files += here;
+      if (place.vcs) this.#vcsFiles += here;
     }
     this.#undecoded = undecoded;
     const times = new Float64Array(files);
@@ -138,7 +168,7 @@ class TimeOrder {
       maxDepth: number;
       vcsLeftOut: boolean;
     },
-    { desc, k, tie }: { desc: boolean; k: number; tie: number },
+    { desc, k, tie, wants }: PageAsk,
   ): Uint8Array {
     const rec = this.#tree.folders;
     const only = new Uint8Array(rec.length);
@@ -150,16 +180,41 @@ class TimeOrder {
     const changed = rec.changed;
     const lo = firstAtOrAbove(times, from), hi = firstAtOrAbove(times, to);
     let found = 0, edge = NaN;
+    let lastF = -1, lastT = NaN; // the files of one folder tied on time lie together (a stable sort)
     for (let n = 0; n < hi - lo; n++) {
       const i = desc ? hi - 1 - n : lo + n;
       const f = records[i]!, t = times[i]!;
       if (changed[f] || depth[f]! > maxDepth || (vcsLeftOut && vcs[f])) continue;
       if (found >= k && t !== edge) break; // past the k-th and those tied with it
+      if (wants !== null && f === lastF && t === lastT) continue; // counted with the first
+      lastF = f;
+      lastT = t;
+      const matches = wants === null ? 1 : this.#wanted(f, t, wants);
+      if (matches === 0) continue;
       mark(f);
-      if (t !== tie && ++found === k) edge = t;
+      if (t !== tie && (found += matches) >= k && Number.isNaN(edge)) edge = t;
     }
     for (const f of rec.changes!) if (this.#tree.listed(f)) mark(f);
     return only;
+  }
+
+  /**
+   * How many files of record `f` with time `t` `wants`, all counted at the first of their
+   * places in the snapshot (the others are passed over).
+   */
+  #wanted(f: number, t: number, wants: (path: string, info: Deno.FileInfo) => boolean): number {
+    const tree = this.#tree;
+    const cols = tree.columns;
+    const { first, count } = tree.run(f);
+    let n = 0;
+    let dir: string | null = null;
+    for (let e = first; e < first + count; e++) {
+      if (cols.kind[e]! & DIR || cols.mtime[e] !== t) continue;
+      dir ??= relativePath(tree, f);
+      const name = tree.nameOf(f, e);
+      if (wants(dir === "" ? name : `${dir}/${name}`, infoOf(cols, e))) n++;
+    }
+    return n;
   }
 
   count(
@@ -176,6 +231,14 @@ class TimeOrder {
     const changed = rec.changed;
     const out: WindowCount = { matches: 0, vcs: 0 };
     const times = this.#times, records = this.#records, depth = this.#depth, vcs = this.#vcs;
+    const n = times.length;
+    if (
+      rec.changes!.length === 0 && maxDepth >= this.#deepest && n > 0 && from <= times[0]! &&
+      to > times[n - 1]!
+    ) { // every file, as at the snapshot: no pass over them
+      const left = vcsLeftOut ? this.#vcsFiles : 0;
+      return { matches: n - left, vcs: left };
+    }
     const end = firstAtOrAbove(times, to);
     for (let i = firstAtOrAbove(times, from); i < end; i++) {
       const f = records[i]!;
@@ -214,6 +277,17 @@ function placeOf(tree: FolderTree, f: number): { depth: number; vcs: boolean } {
   return { depth, vcs };
 }
 
+/** Record `f`'s path below the root, `/`-separated ("" the root itself). */
+function relativePath(tree: FolderTree, f: number): string {
+  const rec = tree.folders;
+  const parts: string[] = [];
+  for (let c = f; c > 0; c = rec.parent[c]!) {
+    const parent = rec.parent[c]!;
+    parts.push(tree.nameOf(parent, rec.first[parent]! + rec.slot[c]!));
+  }
+  return parts.reverse().join("/");
+}
+
 /** The first index of ascending `times` whose value is at or above `t`. */
 function firstAtOrAbove(times: Float64Array, t: number): number {
   let lo = 0, hi = times.length;
@@ -223,59 +297,4 @@ function firstAtOrAbove(times: Float64Array, t: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/** The widest span of whole milliseconds sorted by three 16-bit digits. */
-const RADIX_SPAN = 2 ** 48;
-
-/**
- * `times` ascending with `owners` carried along: a least-significant-digit radix sort of
- * whole milliseconds (three 16-bit digits of their distance from the earliest), or a
- * comparison sort when a time is not whole or the span is wider. Either array may be
- * written over: use the two returned.
- */
-export function sortByTime(times: Float64Array, owners: Int32Array): [Float64Array, Int32Array] {
-  const n = times.length;
-  let min = Infinity, max = -Infinity, whole = true;
-  for (let i = 0; i < n; i++) {
-    const t = times[i]!;
-    if (t < min) min = t;
-    if (t > max) max = t;
-    whole &&= Number.isInteger(t);
-  }
-  if (n < 2) return [times, owners];
-  if (!whole || max - min >= RADIX_SPAN) {
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => times[a]! - times[b]!);
-    const sorted = new Float64Array(n), carried = new Int32Array(n);
-    order.forEach((i, k) => {
-      sorted[k] = times[i]!;
-      carried[k] = owners[i]!;
-    });
-    return [sorted, carried];
-  }
-  // Sorted in place of `times` (their distances from the earliest, then the times again).
-  for (let i = 0; i < n; i++) times[i] = times[i]! - min;
-  let keys = times, from: Int32Array = owners;
-  let keysTo = new Float64Array(n), to: Int32Array = new Int32Array(n);
-  const counts = new Uint32Array(65_537);
-  for (let shift = 1; shift < RADIX_SPAN; shift *= 65_536) {
-    if (max - min < shift) break;
-    counts.fill(0);
-    for (let i = 0; i < n; i++) {
-      const d = (Math.floor(keys[i]! / shift) % 65_536) + 1;
-      counts[d] = counts[d]! + 1;
-    }
-    for (let d = 1; d <= 65_536; d++) counts[d] = counts[d]! + counts[d - 1]!;
-    for (let i = 0; i < n; i++) {
-      const d = Math.floor(keys[i]! / shift) % 65_536;
-      const at = counts[d]!;
-      counts[d] = at + 1;
-      keysTo[at] = keys[i]!;
-      to[at] = from[i]!;
-    }
-    [keys, keysTo] = [keysTo, keys];
-    [from, to] = [to, from];
-  }
-  for (let i = 0; i < n; i++) keys[i] = keys[i]! + min;
-  return [keys, from];
 }

@@ -2,7 +2,8 @@
  * The index's storage (contract §18, docs/index.md "Memory"): every entry of a root in
  * typed columns outside the heap (kind, times, size, the folder below), each folder's
  * names in one string, folder records, the bounds of times below each folder, growth of
- * typed arrays, and what it all costs. It knows nothing of events, watches or scans.
+ * typed arrays, the sort of a time order, and what it all costs. It knows nothing of
+ * events, watches or scans.
  *
  * May import: security.
  *
@@ -16,3 +17,4 @@ export { boundBelow } from "./subtree_times.ts";
 export { type Column, grown } from "./typed_growth.ts";
 export { PathTable, ROOT_NODE } from "./path_table.ts";
 export { firstAbove } from "./sorted_column.ts";
+export { sortByTime } from "./time_sort.ts";
