@@ -13,7 +13,9 @@
  * unless the batch lost events (then the root is being built again), made a FIFO (then
  * the root is no longer watched) or moved a link out about (then its watch is planned
  * again). The clock moves between batches, so snapshots expire as
- * in real use.
+ * in real use. Run twice: as in use, and with no count budget, so that every answer is cut
+ * (as on a big tree) and a root's time order counts its window and names its page's folders
+ * (src/index/focus/time_order.ts) after each batch.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -26,6 +28,7 @@ import { liveIndex } from "../helpers/live_index.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
 import { denoDir } from "../helpers/spawn.ts";
+import { seamIndexWorkerUrl } from "../helpers/seam.ts";
 
 const MUTATION = fc.oneof(
   fc.record({ op: fc.constant("create"), name: NAME, day: fc.integer({ min: 0, max: 4 }) }),
@@ -248,209 +251,218 @@ function unixSocket(p: string): void {
   if (!made.success) throw new Error(new TextDecoder().decode(made.stderr));
 }
 
-Deno.test({
-  name: "live index: pages equal a fresh walk's after random changes",
-  ignore: Deno.build.os === "windows",
-  ...sanitize,
-  async fn() {
-    await using outside = await makeTree({ "secret.txt": { mtime: T0 } }, "fts-outside-");
-    await fc.assert(
-      fc.asyncProperty(
-        TREE,
-        fc.array(fc.array(MUTATION, { minLength: 1, maxLength: 4 }), {
-          minLength: 1,
-          maxLength: 3,
-        }),
-        fc.array(fc.tuple(QUERY, INDEX_QUERY), { minLength: 1, maxLength: 2 }),
-        async (spec, batches, queries) => {
-          await using tree = await makeTree(spec);
-          const seen = new Set<string>();
-          let rescans = 0;
-          let fifos = false;
-          let linksOut = false;
-          const index = liveIndex(tree.root, {
-            barrierMs: 1000, // a FIFO stalls the watch: its calls walk after this
-            onChanges: (paths, rescan) => {
-              paths.forEach((p) => seen.add(p));
-              if (rescan) rescans++;
-            },
-          });
-          // The clock moves between batches: snapshots of an earlier batch expire.
-          let now = T0 + 100 * DAY;
-          const clock = { now: () => now };
-          const engines = (q: typeof queries[number][0]) => {
-            const env = limitsEnv(q);
-            return {
-              indexed: engine(tree.root, { scanner: index, clock, env }),
-              fresh: engine(tree.root, { clock, env }),
+/** As in use, and with every answer cut (no count budget: the time order counts and names folders). */
+const BUDGETS = [
+  ["", {}],
+  [", every answer cut", { indexWorkerUrl: seamIndexWorkerUrl({ countBudget: 0 }) }],
+] as const;
+
+for (const [named, budget] of BUDGETS) {
+  Deno.test({
+    name: `live index: pages equal a fresh walk's after random changes${named}`,
+    ignore: Deno.build.os === "windows",
+    ...sanitize,
+    async fn() {
+      await using outside = await makeTree({ "secret.txt": { mtime: T0 } }, "fts-outside-");
+      await fc.assert(
+        fc.asyncProperty(
+          TREE,
+          fc.array(fc.array(MUTATION, { minLength: 1, maxLength: 4 }), {
+            minLength: 1,
+            maxLength: 3,
+          }),
+          fc.array(fc.tuple(QUERY, INDEX_QUERY), { minLength: 1, maxLength: 2 }),
+          async (spec, batches, queries) => {
+            await using tree = await makeTree(spec);
+            const seen = new Set<string>();
+            let rescans = 0;
+            let fifos = false;
+            let linksOut = false;
+            const index = liveIndex(tree.root, {
+              ...budget,
+              barrierMs: 1000, // a FIFO stalls the watch: its calls walk after this
+              onChanges: (paths, rescan) => {
+                paths.forEach((p) => seen.add(p));
+                if (rescan) rescans++;
+              },
+            });
+            // The clock moves between batches: snapshots of an earlier batch expire.
+            let now = T0 + 100 * DAY;
+            const clock = { now: () => now };
+            const engines = (q: typeof queries[number][0]) => {
+              const env = limitsEnv(q);
+              return {
+                indexed: engine(tree.root, { scanner: index, clock, env }),
+                fresh: engine(tree.root, { clock, env }),
+              };
             };
-          };
-          try {
-            await engines(queries[0]![0]).indexed.search({ timeField: "modified" }); // the watch
-            await until(() => index.status()[0]!.state === "ready", "the watch");
-            for (const [step, batch] of batches.entries()) {
-              now += 10 * 60_000;
-              const before = listAll(tree.root);
-              for (const m of batch) apply(tree.root, outside.root, m, step);
-              // No waiting for the watch: the barrier before each indexed answer does that.
-              fifos ||= batch.some((m) => m.op === "fifo");
-              linksOut ||= batch.some((m) => LINKS_OUT.has(m.op));
-              // Start points from before the batch (now perhaps gone, or below a link) and after.
-              const entries = [...before, ...listAll(tree.root)];
-              for (const [q, w] of queries) {
-                const start = w.start === undefined || entries.length === 0
-                  ? undefined
-                  : entries[w.start % entries.length]!.path;
-                const args = {
-                  timeField: w.created ? "created" : "modified",
-                  sort: q.sort,
-                  limit: q.limit,
-                  includeDirectories: q.includeDirectories,
-                  respectIgnoreFiles: w.respectIgnoreFiles,
-                  ...(start === undefined ? {} : { path: start }),
-                  ...(w.glob === undefined ? {} : { glob: w.glob }),
-                  ...(w.exclude === undefined ? {} : { exclude: w.exclude }),
-                  ...(q.from === undefined || w.created
-                    ? {}
-                    : { from: new Date(T0 + q.from * DAY).toISOString() }),
-                  ...(w.to === undefined ? {} : { to: new Date(T0 + w.to * DAY).toISOString() }),
-                };
-                const { indexed, fresh } = engines(q);
-                const before = index.status()[0]!.answers.walk;
-                assert.deepEqual(
-                  ...alike(await pagesOrCode(indexed, args), await pagesOrCode(fresh, args)),
-                  JSON.stringify(args),
-                );
-                // Who answered: the index, unless events were lost or a FIFO appeared.
-                const { answers, lastWalk } = index.status()[0]!;
-                if (answers.walk > before) {
-                  // A loss may keep the root walking for the rest of the run; a FIFO, or a
-                  // link out moved about, plans its watch again (watch_plan.ts).
-                  const excused = rescans > 0 || fifos || linksOut;
-                  assert.ok(excused, `a walk answered: ${lastWalk} (${JSON.stringify(args)})`);
-                  assert.match(lastWalk!, WALKS_ALLOWED);
+            try {
+              await engines(queries[0]![0]).indexed.search({ timeField: "modified" }); // the watch
+              await until(() => index.status()[0]!.state === "ready", "the watch");
+              for (const [step, batch] of batches.entries()) {
+                now += 10 * 60_000;
+                const before = listAll(tree.root);
+                for (const m of batch) apply(tree.root, outside.root, m, step);
+                // No waiting for the watch: the barrier before each indexed answer does that.
+                fifos ||= batch.some((m) => m.op === "fifo");
+                linksOut ||= batch.some((m) => LINKS_OUT.has(m.op));
+                // Start points from before the batch (now perhaps gone, or below a link) and after.
+                const entries = [...before, ...listAll(tree.root)];
+                for (const [q, w] of queries) {
+                  const start = w.start === undefined || entries.length === 0
+                    ? undefined
+                    : entries[w.start % entries.length]!.path;
+                  const args = {
+                    timeField: w.created ? "created" : "modified",
+                    sort: q.sort,
+                    limit: q.limit,
+                    includeDirectories: q.includeDirectories,
+                    respectIgnoreFiles: w.respectIgnoreFiles,
+                    ...(start === undefined ? {} : { path: start }),
+                    ...(w.glob === undefined ? {} : { glob: w.glob }),
+                    ...(w.exclude === undefined ? {} : { exclude: w.exclude }),
+                    ...(q.from === undefined || w.created
+                      ? {}
+                      : { from: new Date(T0 + q.from * DAY).toISOString() }),
+                    ...(w.to === undefined ? {} : { to: new Date(T0 + w.to * DAY).toISOString() }),
+                  };
+                  const { indexed, fresh } = engines(q);
+                  const before = index.status()[0]!.answers.walk;
+                  assert.deepEqual(
+                    ...alike(await pagesOrCode(indexed, args), await pagesOrCode(fresh, args)),
+                    JSON.stringify(args),
+                  );
+                  // Who answered: the index, unless events were lost or a FIFO appeared.
+                  const { answers, lastWalk } = index.status()[0]!;
+                  if (answers.walk > before) {
+                    // A loss may keep the root walking for the rest of the run; a FIFO, or a
+                    // link out moved about, plans its watch again (watch_plan.ts).
+                    const excused = rescans > 0 || fifos || linksOut;
+                    assert.ok(excused, `a walk answered: ${lastWalk} (${JSON.stringify(args)})`);
+                    assert.match(lastWalk!, WALKS_ALLOWED);
+                  }
                 }
               }
+            } finally {
+              index.close();
             }
-          } finally {
-            index.close();
-          }
-        },
-      ),
-      {
-        numRuns: 25,
-        // Shrunk counterexamples, kept: a folder made right after a burst of events was
-        // missed while the answer did not wait for the events in flight; a folder swapped
-        // for a link out of the root raised no event at all (the runtime drops events on a
-        // path that now leads outside), nor did a new link out; so held listings, and
-        // folders' own stats, are checked against the disk.
-        examples: [[
-          // A folder the index holds is exchanged for a link out; a call starts below it
-          // before any call re-reads its parent. Served from memory before the realpath
-          // checks went to the disk (PathNotFound here, outside's files with a folder there).
-          {
-            "a": { kind: "dir", mtime: T0 },
-            "a/c": { kind: "dir", mtime: T0 },
-            "a/c/f": { mtime: T0 },
-            "b": { mtime: T0 },
           },
-          [[{ op: "utime", pick: 3 }], [{ op: "exchangeOut", pick: 0 }]],
-          [[{
-            sort: "time_desc",
-            limit: 5,
-            includeDirectories: true,
-            maxFiles: undefined,
-            maxDirectories: undefined,
-            from: undefined,
-          }, { ...PLAIN, start: 1 }], [{
-            sort: "path_asc",
-            limit: 5,
-            includeDirectories: true,
-            maxFiles: undefined,
-            maxDirectories: undefined,
-            from: undefined,
-          }, PLAIN]],
-        ], [
-          {
-            "a/a/a": { mtime: T0 },
-            "a": { kind: "dir", mtime: T0 },
-            "a/a": { kind: "dir", mtime: T0 + DAY },
-          },
-          [[{ op: "linkOut", name: "a" }], [{ op: "linkOut", name: "a" }]],
-          [[{
-            sort: "time_desc",
-            limit: 1,
-            includeDirectories: true,
-            maxFiles: undefined,
-            maxDirectories: undefined,
-            from: undefined,
-          }, PLAIN]],
-        ], [
-          {
-            "a/a/a": { mtime: T0 },
-            "a": { kind: "dir", mtime: T0 },
-            "a/a": { kind: "dir", mtime: T0 + DAY },
-          },
-          [[{ op: "mkdir", name: "a b" }], [{ op: "burst", pick: 0 }, {
-            op: "swapForLink",
-            pick: 1291770626,
-          }], [{ op: "mkdir", name: "a" }]],
-          [[{
-            sort: "time_desc",
-            limit: 2,
-            includeDirectories: false,
-            maxFiles: 1,
-            maxDirectories: undefined,
-            from: undefined,
-          }, PLAIN]],
-        ], [
-          {
-            "a": { mtime: T0 },
-            "é/a/a": { mtime: T0 },
-            "é": { kind: "dir", mtime: T0 },
-            "é/a": { kind: "dir", mtime: T0 + DAY },
-          },
-          [[{ op: "utime", pick: 0 }], [
-            { op: "mkdir", name: "a" },
-            { op: "burst", pick: 0 },
-            { op: "mkdir", name: "a" },
-            { op: "burst", pick: 0 },
+        ),
+        {
+          numRuns: 25,
+          // Shrunk counterexamples, kept: a folder made right after a burst of events was
+          // missed while the answer did not wait for the events in flight; a folder swapped
+          // for a link out of the root raised no event at all (the runtime drops events on a
+          // path that now leads outside), nor did a new link out; so held listings, and
+          // folders' own stats, are checked against the disk.
+          examples: [[
+            // A folder the index holds is exchanged for a link out; a call starts below it
+            // before any call re-reads its parent. Served from memory before the realpath
+            // checks went to the disk (PathNotFound here, outside's files with a folder there).
+            {
+              "a": { kind: "dir", mtime: T0 },
+              "a/c": { kind: "dir", mtime: T0 },
+              "a/c/f": { mtime: T0 },
+              "b": { mtime: T0 },
+            },
+            [[{ op: "utime", pick: 3 }], [{ op: "exchangeOut", pick: 0 }]],
+            [[{
+              sort: "time_desc",
+              limit: 5,
+              includeDirectories: true,
+              maxFiles: undefined,
+              maxDirectories: undefined,
+              from: undefined,
+            }, { ...PLAIN, start: 1 }], [{
+              sort: "path_asc",
+              limit: 5,
+              includeDirectories: true,
+              maxFiles: undefined,
+              maxDirectories: undefined,
+              from: undefined,
+            }, PLAIN]],
+          ], [
+            {
+              "a/a/a": { mtime: T0 },
+              "a": { kind: "dir", mtime: T0 },
+              "a/a": { kind: "dir", mtime: T0 + DAY },
+            },
+            [[{ op: "linkOut", name: "a" }], [{ op: "linkOut", name: "a" }]],
+            [[{
+              sort: "time_desc",
+              limit: 1,
+              includeDirectories: true,
+              maxFiles: undefined,
+              maxDirectories: undefined,
+              from: undefined,
+            }, PLAIN]],
+          ], [
+            {
+              "a/a/a": { mtime: T0 },
+              "a": { kind: "dir", mtime: T0 },
+              "a/a": { kind: "dir", mtime: T0 + DAY },
+            },
+            [[{ op: "mkdir", name: "a b" }], [{ op: "burst", pick: 0 }, {
+              op: "swapForLink",
+              pick: 1291770626,
+            }], [{ op: "mkdir", name: "a" }]],
+            [[{
+              sort: "time_desc",
+              limit: 2,
+              includeDirectories: false,
+              maxFiles: 1,
+              maxDirectories: undefined,
+              from: undefined,
+            }, PLAIN]],
+          ], [
+            {
+              "a": { mtime: T0 },
+              "é/a/a": { mtime: T0 },
+              "é": { kind: "dir", mtime: T0 },
+              "é/a": { kind: "dir", mtime: T0 + DAY },
+            },
+            [[{ op: "utime", pick: 0 }], [
+              { op: "mkdir", name: "a" },
+              { op: "burst", pick: 0 },
+              { op: "mkdir", name: "a" },
+              { op: "burst", pick: 0 },
+            ]],
+            [[{
+              sort: "time_desc",
+              limit: 1,
+              includeDirectories: false,
+              maxFiles: 1,
+              maxDirectories: undefined,
+              from: undefined,
+            }, PLAIN]],
+          ], [
+            // A link in the root to a folder then exchanged out, and a burst: the harness's
+            // `utime` followed the dangling link (NotFound); bursts touch regular files only.
+            {
+              "a/a/a": { mtime: T0 },
+              "é/a/a": { mtime: T0 },
+              "a": { kind: "dir", mtime: T0 },
+              "a/a": { kind: "dir", mtime: T0 + DAY },
+              "é": { kind: "dir", mtime: T0 + 2 * DAY },
+              "é/a": { kind: "dir", mtime: T0 + 3 * DAY },
+            },
+            [[{ op: "linkOut", name: "a" }], [
+              { op: "ignore", pick: 46147920, rules: "a" },
+              { op: "linkOut", name: "a" },
+              { op: "linkIn", pick: 642311903, name: "_", day: 0 },
+              { op: "ignore", pick: 309888096, rules: "a" },
+            ], [{ op: "exchangeOut", pick: 830820409 }, { op: "burst", pick: 0 }]],
+            [[{
+              sort: "time_desc",
+              limit: 1,
+              includeDirectories: false,
+              maxFiles: undefined,
+              maxDirectories: undefined,
+              from: undefined,
+            }, PLAIN]],
           ]],
-          [[{
-            sort: "time_desc",
-            limit: 1,
-            includeDirectories: false,
-            maxFiles: 1,
-            maxDirectories: undefined,
-            from: undefined,
-          }, PLAIN]],
-        ], [
-          // A link in the root to a folder then exchanged out, and a burst: the harness's
-          // `utime` followed the dangling link (NotFound); bursts touch regular files only.
-          {
-            "a/a/a": { mtime: T0 },
-            "é/a/a": { mtime: T0 },
-            "a": { kind: "dir", mtime: T0 },
-            "a/a": { kind: "dir", mtime: T0 + DAY },
-            "é": { kind: "dir", mtime: T0 + 2 * DAY },
-            "é/a": { kind: "dir", mtime: T0 + 3 * DAY },
-          },
-          [[{ op: "linkOut", name: "a" }], [
-            { op: "ignore", pick: 46147920, rules: "a" },
-            { op: "linkOut", name: "a" },
-            { op: "linkIn", pick: 642311903, name: "_", day: 0 },
-            { op: "ignore", pick: 309888096, rules: "a" },
-          ], [{ op: "exchangeOut", pick: 830820409 }, { op: "burst", pick: 0 }]],
-          [[{
-            sort: "time_desc",
-            limit: 1,
-            includeDirectories: false,
-            maxFiles: undefined,
-            maxDirectories: undefined,
-            from: undefined,
-          }, PLAIN]],
-        ]],
-      },
-    );
-  },
-});
+        },
+      );
+    },
+  });
+}

@@ -4,7 +4,9 @@
  * folder's bounds leave it out), newest-first and oldest-first pages of a window, with a
  * glob or a size bound too, paged to the end with cursors, equal a walk's, totals included
  * where the index gave them, and the index answered them. The newest file of all lies in
- * `.git` (left out, contract §27); files tie on their times across and within folders.
+ * `.git` (left out, contract §27); files tie on their times across and within folders. Then
+ * again after changes the snapshot does not hold (times moved, files and a folder removed, a
+ * new folder with the newest files).
  */
 import assert from "node:assert/strict";
 import { alike, engine, pagesOrCode } from "../helpers/engine.ts";
@@ -37,7 +39,7 @@ Deno.test({
       indexWorkerUrl: seamIndexWorkerUrl({ countBudget: 0 }),
     });
     const clock = { now: () => T0 + 100 * DAY };
-    try {
+    const asked = async () => {
       for (const sort of ["time_desc", "time_asc"]) {
         for (const limit of [1, 3, 7]) {
           for (
@@ -69,6 +71,22 @@ Deno.test({
           }
         }
       }
+    };
+    try {
+      await asked(); // the snapshot is made by the first question
+      // Then changes it does not hold: newer and older times in some folders, a file and a
+      // folder removed, a new folder with the newest files of all; asked again, the same.
+      const at = (day: number) => new Date(T0 + day * DAY);
+      await Deno.utime(`${tree.root}/d3/sub/f0.txt`, at(94), at(94));
+      await Deno.utime(`${tree.root}/d5/f3.md`, at(-1), at(-1));
+      await Deno.remove(`${tree.root}/d8/sub/g7.md`);
+      await Deno.remove(`${tree.root}/d9`, { recursive: true });
+      await Deno.mkdir(`${tree.root}/new/deep`, { recursive: true });
+      for (const [i, name] of ["a.md", "deep/b.txt", "deep/c.md"].entries()) {
+        await Deno.writeTextFile(`${tree.root}/new/${name}`, "x".repeat(5 + i));
+        await Deno.utime(`${tree.root}/new/${name}`, at(93 + i / 2), at(93 + i / 2));
+      }
+      await asked();
     } finally {
       index.close();
     }
