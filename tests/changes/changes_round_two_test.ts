@@ -9,7 +9,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cpuHogs, indexedServer } from "../helpers/indexed_server.ts";
-import { allChangesOf, type Changes, changesOf, clockOf } from "../helpers/changes.ts";
+import {
+  allChangesOf,
+  type Changes,
+  changesOf,
+  clockOf,
+  indexAnswered,
+} from "../helpers/changes.ts";
 import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 import { assertSameChanges, snapshot } from "../helpers/snapshot.ts";
 import { sanitize } from "../helpers/sanitize.ts";
@@ -23,18 +29,6 @@ function packages(packages: number, files: number, top = "node_modules"): TreeSp
     for (let f = 0; f < files; f++) spec[`${top}/pkg${p}/lib/f${f}.js`] = { mtime: T0 + f };
   }
   return spec;
-}
-
-/**
- * Waits until the index answers a search: its barrier passed, so the watcher has read every
- * event before it.
- */
-async function indexAnswered(server: Awaited<ReturnType<typeof indexedServer>>): Promise<void> {
-  await until(async () => {
-    const before = (await server.info()).answers?.index ?? 0;
-    await clockOf(server.conn);
-    return ((await server.info()).answers?.index ?? 0) > before;
-  }, "an answer from the index");
 }
 
 /** The packages `rm -rf node_modules/pkg{6..9} node_modules/pkg4{0..9} node_modules/pkg50` removes. */

@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 // @ts-types="@modelcontextprotocol/sdk/types.d.ts"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Connection } from "./server.ts";
+import type { IndexedServer } from "./indexed_server.ts";
+import { until } from "./until.ts";
 import type { ServerChange } from "./snapshot.ts";
 
 /** `structuredContent` of a changes call, as the tests read it. */
@@ -59,4 +61,16 @@ export async function clockOf(conn: Connection): Promise<string> {
   const clock = (result.structuredContent as { clock?: string }).clock;
   assert.ok(clock, "every search answer carries its root's clock");
   return clock;
+}
+
+/**
+ * Waits until the index answers a search: its barrier passed, so the watcher has read every
+ * event before it.
+ */
+export async function indexAnswered(server: IndexedServer): Promise<void> {
+  await until(async () => {
+    const before = (await server.info()).answers?.index ?? 0;
+    await clockOf(server.conn);
+    return ((await server.info()).answers?.index ?? 0) > before;
+  }, "an answer from the index");
 }

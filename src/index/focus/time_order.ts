@@ -13,14 +13,23 @@
  * It counts what a walk from the root counts as matches of a files-only window with no
  * glob, size bound, exclude or ignore file (focus.ts `exactOf`): the files inside the
  * window in listings read at most `maxDepth` deep, those inside version-control folders
- * apart. It says nothing (`null`) while anything below the root is not known (a listing
- * not held, a stat not read: the root's bounds, subtree_times.ts) or a name could not be
- * decoded.
+ * apart; and it names the folders a time-ordered page can come from, a glob or size bound
+ * included ({@linkcode pageFolders}). It says nothing (`null`) while anything below the
+ * root is not known (a listing not held, a stat not read: the root's bounds,
+ * subtree_times.ts) or a name could not be decoded.
  *
  * @module
  */
-import { UNDECODED, VCS_FOLDERS } from "../../walk/mod.ts";
-import { boundBelow, DIR, type FolderTree, infoOf, sortByTime } from "../store/mod.ts";
+import { UNDECODED } from "../../walk/mod.ts";
+import { placeOf, relativePath } from "./record_place.ts";
+import {
+  boundBelow,
+  DIR,
+  firstAtOrAbove,
+  type FolderTree,
+  infoOf,
+  sortByTime,
+} from "../store/mod.ts";
 
 /** Changed records the order takes in its stride; past them it is made again. */
 export const REMAKE_AT = 4096;
@@ -43,11 +52,16 @@ export function windowCount(
   tree: FolderTree,
   window: OrderWindow,
 ): WindowCount | null {
+  return orderOf(tree)?.count(window) ?? null;
+}
+
+/** The tree's time order, made again if it no longer holds; `null` while anything below is not known. */
+function orderOf(tree: FolderTree): TimeOrder | null {
   boundBelow(tree, 0);
   if (Number.isNaN(tree.folders.fileMtimeLo[0]!)) return null; // something below not known
   let order = orders.get(tree);
   if (!order?.current()) orders.set(tree, order = new TimeOrder(tree));
-  return order.count(window);
+  return order;
 }
 
 /**
@@ -63,8 +77,8 @@ export function pageFolders(
   window: OrderWindow,
   page: PageAsk,
 ): Uint8Array | null {
-  if (windowCount(tree, window) === null) return null;
-  return orders.get(tree)!.folders(window, page);
+  const order = orderOf(tree);
+  return order === null || order.undecoded ? null : order.folders(window, page);
 }
 
 /**
@@ -104,7 +118,8 @@ class TimeOrder {
   /** Per record: the depth its listing is read at (the root's is 1), and whether inside VCS. */
   readonly #depth: Int32Array;
   readonly #vcs: Uint8Array;
-  readonly #undecoded: boolean;
+  /** Whether a name could not be decoded (the order then says nothing). */
+  readonly undecoded: boolean;
   /** The deepest listing, and the files inside version-control folders, at the snapshot. */
   readonly #deepest: number = 1;
   readonly #vcsFiles: number = 0;
@@ -133,7 +148,7 @@ class TimeOrder {
       files += here;
       if (place.vcs) this.#vcsFiles += here;
     }
-    this.#undecoded = undecoded;
+    this.undecoded = undecoded;
     const times = new Float64Array(files);
     const owners = new Int32Array(files);
     let i = 0;
@@ -225,7 +240,7 @@ class TimeOrder {
       vcsLeftOut: boolean;
     },
   ): WindowCount | null {
-    if (this.#undecoded) return null;
+    if (this.undecoded) return null;
     const tree = this.#tree;
     const rec = tree.folders;
     const changed = rec.changed;
@@ -262,39 +277,4 @@ class TimeOrder {
     }
     return out;
   }
-}
-
-/** The depth record `f`'s listing is read at from the root (1), and whether it lies inside VCS. */
-function placeOf(tree: FolderTree, f: number): { depth: number; vcs: boolean } {
-  const rec = tree.folders;
-  let depth = 1;
-  let vcs = false;
-  for (let c = f; c > 0; c = rec.parent[c]!) {
-    const parent = rec.parent[c]!;
-    depth++;
-    vcs ||= VCS_FOLDERS.includes(tree.nameOf(parent, rec.first[parent]! + rec.slot[c]!));
-  }
-  return { depth, vcs };
-}
-
-/** Record `f`'s path below the root, `/`-separated ("" the root itself). */
-function relativePath(tree: FolderTree, f: number): string {
-  const rec = tree.folders;
-  const parts: string[] = [];
-  for (let c = f; c > 0; c = rec.parent[c]!) {
-    const parent = rec.parent[c]!;
-    parts.push(tree.nameOf(parent, rec.first[parent]! + rec.slot[c]!));
-  }
-  return parts.reverse().join("/");
-}
-
-/** The first index of ascending `times` whose value is at or above `t`. */
-function firstAtOrAbove(times: Float64Array, t: number): number {
-  let lo = 0, hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (times[mid]! < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -16,5 +16,5 @@ export { namesBytes } from "./memory_cost.ts";
 export { boundBelow } from "./subtree_times.ts";
 export { type Column, grown } from "./typed_growth.ts";
 export { PathTable, ROOT_NODE } from "./path_table.ts";
-export { firstAbove } from "./sorted_column.ts";
+export { firstAbove, firstAtOrAbove } from "./sorted_column.ts";
 export { sortByTime } from "./time_sort.ts";

@@ -1,6 +1,6 @@
 /**
- * A search in a typed column sorted ascending (the journal's positions and times, contract
- * §24a): where values above one begin.
+ * Searches in a typed column sorted ascending (the journal's positions and times, contract
+ * §24a; a root's time order, issue 59): where values above one begin, or at or above it.
  *
  * @module
  */
@@ -19,6 +19,17 @@ export function firstAbove(column: ArrayLike<number>, lo: number, hi: number, va
     const mid = (lo + hi) >>> 1;
     if (column[mid]! > value) hi = mid;
     else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The first index of ascending `times` whose value is at or above `t` (`times.length` when none). */
+export function firstAtOrAbove(times: Float64Array, t: number): number {
+  let lo = 0, hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid]! < t) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
