@@ -2,13 +2,14 @@
  * A root's files in order of their modification times (contract §18, §26; issue 59): the
  * exact count of a windowed question's matches without visiting a folder. Everything
  * (voidtools) and plocate keep sorted arrays so that a window is a range: its count is two
- * binary searches. Here the order is a snapshot, made when a question first needs it: each
- * file's time and its folder record, sorted by time (12 bytes a file), and each record's
- * depth and whether it lies inside a version-control folder (contract §27). What changed
- * since is read from the records the tree marks as they change (folder_records.ts): a
- * changed record's files in the snapshot are passed over in the range, and its run as it
- * is now is counted instead; past {@linkcode REMAKE_AT} changed records, or after the tree
- * was cleared, the snapshot is made again.
+ * binary searches. Here the order is a snapshot (time_snapshot.ts), made when a question
+ * first needs it: each file's time and its folder record, sorted by time (12 bytes a file),
+ * and each record's depth and whether it lies inside a version-control folder (contract
+ * §27). What changed since is read from the records the tree marks as they change
+ * (folder_records.ts): a changed record's files in the snapshot are passed over in the
+ * range, and its run as it is now is counted instead; at {@linkcode MERGE_AT} changed
+ * records they are merged into the snapshot, and past `REMAKE_AT`, or after the tree was
+ * cleared, the snapshot is made whole again.
  *
  * It counts what a walk from the root counts as matches of a files-only window with no
  * glob, size bound, exclude or ignore file (focus.ts `exactOf`): the files inside the
@@ -22,17 +23,15 @@
  */
 import { UNDECODED } from "../../walk/mod.ts";
 import { placeOf, relativePath } from "./record_place.ts";
-import {
-  boundBelow,
-  DIR,
-  firstAtOrAbove,
-  type FolderTree,
-  infoOf,
-  sortByTime,
-} from "../store/mod.ts";
+import { mergedSnapshot, snapshotOf, type TimeSnapshot } from "./time_snapshot.ts";
+import { boundBelow, DIR, firstAtOrAbove, type FolderTree, infoOf } from "../store/mod.ts";
 
-/** Changed records the order takes in its stride; past them it is made again. */
-export const REMAKE_AT = 4096;
+/**
+ * Changed records read with the snapshot at each question; at this many they are merged
+ * into it (time_snapshot.ts: 27-45 ms on 1.8 million files, against 250 ms made whole), past `REMAKE_AT` (a burst
+ * between two questions) it is made whole again.
+ */
+export const MERGE_AT = 64;
 
 /** The matches inside a window, and those of them inside version-control folders. */
 export interface WindowCount {
@@ -61,6 +60,7 @@ function orderOf(tree: FolderTree): TimeOrder | null {
   if (Number.isNaN(tree.folders.fileMtimeLo[0]!)) return null; // something below not known
   let order = orders.get(tree);
   if (!order?.current()) orders.set(tree, order = new TimeOrder(tree));
+  else if (tree.folders.changes!.length >= order.mergeAt) order.merge();
   return order;
 }
 
@@ -108,72 +108,44 @@ export function timeOrderBytes(tree: FolderTree): number {
   return orders.get(tree)?.bytes ?? 0;
 }
 
-/** One snapshot of a tree's files in time order. */
+/** A tree's files in time order: a snapshot, read with what changed since. */
 class TimeOrder {
   readonly #tree: FolderTree;
-  readonly #cleared: number;
-  /** The files' times, ascending, and each one's folder record. */
-  readonly #times: Float64Array;
-  readonly #records: Int32Array;
-  /** Per record: the depth its listing is read at (the root's is 1), and whether inside VCS. */
-  readonly #depth: Int32Array;
-  readonly #vcs: Uint8Array;
-  /** Whether a name could not be decoded (the order then says nothing). */
-  readonly undecoded: boolean;
-  /** The deepest listing, and the files inside version-control folders, at the snapshot. */
-  readonly #deepest: number = 1;
-  readonly #vcsFiles: number = 0;
+  #snap: TimeSnapshot;
 
   constructor(tree: FolderTree) {
     this.#tree = tree;
-    const rec = tree.folders;
-    rec.markChanges(REMAKE_AT);
-    this.#cleared = rec.cleared;
-    const records = rec.length;
-    this.#depth = new Int32Array(records);
-    this.#vcs = new Uint8Array(records);
-    const cols = tree.columns;
-    let files = 0;
-    let undecoded = false;
-    for (let f = 0; f < records; f++) {
-      if (!tree.listed(f)) continue;
-      const place = placeOf(tree, f);
-      this.#depth[f] = place.depth;
-      this.#vcs[f] = place.vcs ? 1 : 0;
-      this.#deepest = Math.max(this.#deepest, place.depth);
-      undecoded ||= tree.namesOf(f).includes(UNDECODED);
-      const { first, count } = tree.run(f);
-      let here = 0;
-      for (let e = first; e < first + count; e++) if (!(cols.kind[e]! & DIR)) here++;
-      files += here;
-      if (place.vcs) this.#vcsFiles += here;
-    }
-    this.undecoded = undecoded;
-    const times = new Float64Array(files);
-    const owners = new Int32Array(files);
-    let i = 0;
-    for (let f = 0; f < records; f++) {
-      if (!tree.listed(f)) continue;
-      const { first, count } = tree.run(f);
-      for (let e = first; e < first + count; e++) {
-        if (cols.kind[e]! & DIR) continue;
-        times[i] = cols.mtime[e]!;
-        owners[i++] = f;
-      }
-    }
-    [this.#times, this.#records] = sortByTime(times, owners);
+    this.#snap = snapshotOf(tree);
+  }
+
+  /** Whether a name could not be decoded (the order then says nothing). */
+  get undecoded(): boolean {
+    return this.#snap.undecoded;
+  }
+
+  /**
+   * How many changed records are merged (a merge costs a pass over the files): `MERGE_AT`,
+   * or fewer in a small tree (one for every 64 files, at least 4).
+   */
+  get mergeAt(): number {
+    return Math.min(MERGE_AT, Math.max(4, this.#snap.times.length >> 6));
+  }
+
+  /** Takes the records changed since into the snapshot (time_snapshot.ts). */
+  merge(): void {
+    this.#snap = mergedSnapshot(this.#tree, this.#snap);
   }
 
   /** Bytes the snapshot takes. */
   get bytes(): number {
-    return this.#times.byteLength + this.#records.byteLength + this.#depth.byteLength +
-      this.#vcs.byteLength;
+    const { times, records, depth, vcs } = this.#snap;
+    return times.byteLength + records.byteLength + depth.byteLength + vcs.byteLength;
   }
 
   /** Whether the tree's marks still describe what changed since the snapshot. */
   current(): boolean {
     const rec = this.#tree.folders;
-    return rec.cleared === this.#cleared && rec.changes !== null;
+    return rec.cleared === this.#snap.cleared && rec.changes !== null;
   }
 
   folders(
@@ -191,7 +163,7 @@ class TimeOrder {
     const mark = (f: number) => {
       for (let c = f; c > 0 && !only[c]; c = rec.parent[c]!) only[c] = 1;
     };
-    const times = this.#times, records = this.#records, depth = this.#depth, vcs = this.#vcs;
+    const { times, records, depth, vcs } = this.#snap;
     const changed = rec.changed;
     const lo = firstAtOrAbove(times, from), hi = firstAtOrAbove(times, to);
     let found = 0, edge = NaN;
@@ -245,13 +217,13 @@ class TimeOrder {
     const rec = tree.folders;
     const changed = rec.changed;
     const out: WindowCount = { matches: 0, vcs: 0 };
-    const times = this.#times, records = this.#records, depth = this.#depth, vcs = this.#vcs;
+    const { times, records, depth, vcs, deepest, vcsFiles } = this.#snap;
     const n = times.length;
     if (
-      rec.changes!.length === 0 && maxDepth >= this.#deepest && n > 0 && from <= times[0]! &&
+      rec.changes!.length === 0 && maxDepth >= deepest && n > 0 && from <= times[0]! &&
       to > times[n - 1]!
     ) { // every file, as at the snapshot: no pass over them
-      const left = vcsLeftOut ? this.#vcsFiles : 0;
+      const left = vcsLeftOut ? vcsFiles : 0;
       return { matches: n - left, vcs: left };
     }
     const end = firstAtOrAbove(times, to);
