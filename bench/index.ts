@@ -18,8 +18,9 @@
  * answers of a ready index and of `INDEX=off` alone: no start-up, burst, barrier or busy run),
  * --days 30 (each window 30 days long, a week apart, instead of 7), --back 400 (the first window
  * ending 400 days before the trees' "now": among a home tree's old files), --shared off (each
- * server's index in its own process: `SHARED_INDEX`, contract §28), --only changes (the journal of `fs.changes_since`: its memory per change and a changes
- * call's cost after 1,000 and 100,000 changes, beside fd: changes.ts).
+ * server's index in its own process: `SHARED_INDEX`, contract §28), --only changes (the journal
+ * of `fs.changes_since`: its memory per change and a changes call's cost after 1,000 and
+ * 100,000 changes, beside fd: changes.ts).
  *
  * @module
  */

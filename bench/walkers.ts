@@ -19,7 +19,8 @@ let windowBack = 0;
 
 /**
  * Asks windows of `days` days from now on (the hidden checks ask 30-day ones, issue 59), the
- * first ending `back` days before {@linkcode BENCH_NOW} (a home tree's old files are 1-5 years old).
+ * first ending `back` days before {@linkcode BENCH_NOW} (a home tree's old files are 1-5 years
+ * old).
  */
 export function windowsOfDays(days: number, back = 0): void {
   windowDays = days;
@@ -32,7 +33,8 @@ export function todayWindows(today: boolean): void {
 }
 
 /**
- * A week's window (or one of {@linkcode windowsOfDays}), `k` weeks back: each repeat asks something new. For a tree made
+ * A week's window (or one of {@linkcode windowsOfDays}), `k` weeks back: each repeat asks
+ * something new. For a tree made
  * "today", a window around the hour every folder's time lies in, `k` hours wider each side
  * (every folder in it, each repeat a new window).
  */

@@ -251,7 +251,7 @@ function unixSocket(p: string): void {
   if (!made.success) throw new Error(new TextDecoder().decode(made.stderr));
 }
 
-/** As in use, and with every answer cut (no count budget: the time order counts and names folders). */
+/** As in use, and with every answer cut (no count budget: the time order counts, names folders). */
 const BUDGETS = [
   ["", {}],
   [", every answer cut", { indexWorkerUrl: seamIndexWorkerUrl({ countBudget: 0 }) }],

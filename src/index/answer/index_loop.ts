@@ -226,7 +226,7 @@ async function checkedScan(
     index.focus(focus);
     index.begin(lagging.folders());
     // A whole window counted from the root's time order (time_order.ts): drops only noted.
-    const ordered = index.view.windowCount(focus, request.start.path) !== null;
+    const ordered = index.view.windowCountable(focus, request.start.path);
     if (focus?.exact) focus.exact.counted = ordered;
     if (focus) delete focus.only;
     const asked = focus && cut && plan.keepAll === 0 ? pageOf(focus, request) : null;

@@ -9,6 +9,7 @@
 import { DIR, type FolderTree } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
 import {
+  countWindow,
   type Focus,
   type OrderWindow,
   outside,
@@ -16,6 +17,7 @@ import {
   pageFolders,
   type WindowCount,
   windowCount,
+  windowCountable,
 } from "../focus/mod.ts";
 
 /**
@@ -99,11 +101,13 @@ export class HeldView {
    * folder visited); `null` for any other, or when the index alone cannot tell.
    */
   windowCount(focus: Focus | null, startPath: string): WindowCount | null {
-    const exact = focus?.exact;
-    if (!exact || !focus.filesOnly || startPath !== "") return null;
-    const { from, to } = focus;
-    const { maxDepth, vcsLeftOut } = exact;
-    return windowCount(this.#tree, { from, to, maxDepth, vcsLeftOut });
+    const window = countWindow(focus, startPath);
+    return window && windowCount(this.#tree, window);
+  }
+
+  /** Whether {@linkcode HeldView.windowCount} would count, without counting. */
+  windowCountable(focus: Focus | null, startPath: string): boolean {
+    return countWindow(focus, startPath) !== null && windowCountable(this.#tree);
   }
 
   /**

@@ -184,7 +184,10 @@ function keepUntil(cut: Focus, time: number): void {
   cut.to = Math.min(cut.to, time + 1);
 }
 
-/** An outcome with the window's matches counted from the time order (time_order.ts), as a walk counts them. */
+/**
+ * An outcome with the window's matches counted from the time order (time_order.ts), as a
+ * walk counts them.
+ */
 export function withCount(outcome: ScanOutcome, count: WindowCount): ScanOutcome {
   const { collected, entries } = outcome;
   const total = collected.total === null ? null : count.matches;
@@ -193,6 +196,17 @@ export function withCount(outcome: ScanOutcome, count: WindowCount): ScanOutcome
     collected: { ...collected, total },
     entries: { ...entries, vcs: count.vcs },
   };
+}
+
+/**
+ * The window of `focus` as the time order counts it (time_order.ts `windowCount`): a
+ * files-only window counted exactly ({@linkcode exactOf}) of a walk from the root
+ * (`startPath` ""); `null` for any other.
+ */
+export function countWindow(focus: Focus | null, startPath: string): OrderWindow | null {
+  const exact = focus?.exact;
+  if (!exact || !focus.filesOnly || startPath !== "") return null;
+  return { from: focus.from, to: focus.to, maxDepth: exact.maxDepth, vcsLeftOut: exact.vcsLeftOut };
 }
 
 /**

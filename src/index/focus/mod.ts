@@ -11,6 +11,7 @@
  */
 export {
   allOutside,
+  countWindow,
   type Dropped,
   type Focus,
   focusOf,
@@ -30,4 +31,5 @@ export {
   timeOrderBytes,
   type WindowCount,
   windowCount,
+  windowCountable,
 } from "./time_order.ts";

@@ -28,8 +28,8 @@ import { boundBelow, DIR, firstAtOrAbove, type FolderTree, infoOf } from "../sto
 
 /**
  * Changed records read with the snapshot at each question; at this many they are merged
- * into it (time_snapshot.ts: 27-45 ms on 1.8 million files, against 250 ms made whole), past `REMAKE_AT` (a burst
- * between two questions) it is made whole again.
+ * into it (time_snapshot.ts: 27-45 ms on 1.8 million files, against 250 ms made whole);
+ * past `REMAKE_AT` (a burst between two questions) it is made whole again.
  */
 export const MERGE_AT = 64;
 
@@ -54,7 +54,19 @@ export function windowCount(
   return orderOf(tree)?.count(window) ?? null;
 }
 
-/** The tree's time order, made again if it no longer holds; `null` while anything below is not known. */
+/**
+ * Whether {@linkcode windowCount} would count (the order made, or merged, if need be): what
+ * a scan asks before it, to note its drops rather than count them, without a pass over the
+ * window's range.
+ */
+export function windowCountable(tree: FolderTree): boolean {
+  return orderOf(tree)?.countable() ?? false;
+}
+
+/**
+ * The tree's time order, made again (or merged) if need be; `null` while anything below the
+ * root is not known.
+ */
 function orderOf(tree: FolderTree): TimeOrder | null {
   boundBelow(tree, 0);
   if (Number.isNaN(tree.folders.fileMtimeLo[0]!)) return null; // something below not known
@@ -148,13 +160,17 @@ class TimeOrder {
     return rec.cleared === this.#snap.cleared && rec.changes !== null;
   }
 
+  /** No name in the snapshot, nor in a run changed since, could not be decoded. */
+  countable(): boolean {
+    if (this.#snap.undecoded) return false;
+    const tree = this.#tree;
+    return tree.folders.changes!.every((f) =>
+      !tree.listed(f) || !tree.run(f).names.includes(UNDECODED)
+    );
+  }
+
   folders(
-    { from, to, maxDepth, vcsLeftOut }: {
-      from: number;
-      to: number;
-      maxDepth: number;
-      vcsLeftOut: boolean;
-    },
+    { from, to, maxDepth, vcsLeftOut }: OrderWindow,
     { desc, k, tie, wants }: PageAsk,
   ): Uint8Array {
     const rec = this.#tree.folders;
@@ -167,7 +183,8 @@ class TimeOrder {
     const changed = rec.changed;
     const lo = firstAtOrAbove(times, from), hi = firstAtOrAbove(times, to);
     let found = 0, edge = NaN;
-    let lastF = -1, lastT = NaN; // the files of one folder tied on time lie together (a stable sort)
+    // The files of one folder tied on time lie together (a stable sort): wanted once.
+    let lastF = -1, lastT = NaN;
     for (let n = 0; n < hi - lo; n++) {
       const i = desc ? hi - 1 - n : lo + n;
       const f = records[i]!, t = times[i]!;
@@ -204,15 +221,8 @@ class TimeOrder {
     return n;
   }
 
-  count(
-    { from, to, maxDepth, vcsLeftOut }: {
-      from: number;
-      to: number;
-      maxDepth: number;
-      vcsLeftOut: boolean;
-    },
-  ): WindowCount | null {
-    if (this.undecoded) return null;
+  count({ from, to, maxDepth, vcsLeftOut }: OrderWindow): WindowCount | null {
+    if (!this.countable()) return null;
     const tree = this.#tree;
     const rec = tree.folders;
     const changed = rec.changed;
@@ -236,10 +246,9 @@ class TimeOrder {
     const cols = tree.columns;
     for (const f of rec.changes!) {
       if (!tree.listed(f)) continue;
-      if (tree.namesOf(f).includes(UNDECODED)) return null;
+      const { first, count } = tree.run(f);
       const place = placeOf(tree, f);
       if (place.depth > maxDepth) continue;
-      const { first, count } = tree.run(f);
       for (let e = first; e < first + count; e++) {
         const t = cols.mtime[e]!;
         if (cols.kind[e]! & DIR || !(t >= from && t < to)) continue;

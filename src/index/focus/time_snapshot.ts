@@ -125,8 +125,8 @@ function filesOf(
     snap.depth[f] = place.depth;
     snap.vcs[f] = place.vcs ? 1 : 0;
     snap.deepest = Math.max(snap.deepest, place.depth);
-    snap.undecoded ||= tree.namesOf(f).includes(UNDECODED);
-    const { first, count } = tree.run(f);
+    const { first, count, names } = tree.run(f);
+    snap.undecoded ||= names.includes(UNDECODED);
     let here = 0;
     for (let e = first; e < first + count; e++) if (!(cols.kind[e]! & DIR)) here++;
     files += here;

@@ -52,14 +52,16 @@ export class FolderRecords {
   bounded = new Uint8Array(64);
   /**
    * Whether the record changed (1: its run, a stat in it, or its number freed or taken)
-   * since {@linkcode FolderRecords.markChanges} began a mark (window_totals.ts).
+   * since {@linkcode FolderRecords.markChanges} began a mark (index/focus/time_snapshot.ts).
    */
   changed = new Uint8Array(64);
   /** Numbers in use or freed: `0 .. length - 1`. */
   length = 1;
   #free: number[] = [];
-  /** The records changed since the mark, in the order they changed; `null`: too many, or no mark. */
+  /** The records changed since the mark, in order; `null`: too many, or no mark. */
   #changes: number[] | null = null;
+  /** How many records a mark lists at most. */
+  #most = 0;
   /** Counts the times every record was forgotten at once: a mark made before is void. */
   cleared = 0;
 
@@ -136,8 +138,6 @@ export class FolderRecords {
   get changes(): readonly number[] | null {
     return this.#changes;
   }
-
-  #most = 0;
 
   #changed(folder: number): void {
     const changes = this.#changes;

@@ -1,14 +1,13 @@
 /**
- * The folders of one root's live index (contract §18), kept compact: a folder is a record
- * number (the root is 0) with, once its listing was read, a run of entry numbers in the
- * {@linkcode EntryColumns} (sorted by name) and one string of all their names; its time,
- * device and inode when the listing was read; and whether the listing is held or only kept
- * for the folders below it (an event said it changed: it is read again when next needed).
- * A folder entry leads to its record through the columns' `sub`. So the V8 heap holds one
- * string per folder and nothing per entry. A folder listed again appends its new run and
- * leaves the old one dead; the columns are compacted once the dead outnumber half of them.
- * Counts: entries held, the heap's share estimated from above ({@linkcode FolderTree.bytes},
- * what the budget counts), and the bytes outside the heap.
+ * The folders of one root's live index (contract §18), kept compact: a folder is a record number
+ * (the root is 0) with, once its listing was read, a run of entry numbers in the {@linkcode
+ * EntryColumns} (sorted by name) and one string of all their names; its time, device and inode when
+ * the listing was read; and whether the listing is held or only kept for the folders below it (an
+ * event said it changed: it is read again when next needed). A folder entry leads to its record
+ * through the columns' `sub`. So the V8 heap holds one string per folder and nothing per entry. A
+ * folder listed again appends its new run and leaves the old one dead; the columns are compacted
+ * once the dead outnumber half of them. Counts: entries held, the heap's share estimated from above
+ * ({@linkcode FolderTree.bytes}, what the budget counts), and the bytes outside the heap.
  *
  * @module
  */
@@ -113,15 +112,22 @@ export class FolderTree {
 
   /** The absolute path of a folder's record. */
   pathOf(folder: number): string {
-    const parts: string[] = [];
-    for (let f = folder; f > 0; f = this.#rec.parent[f]!) {
-      const parent = this.#rec.parent[f]!;
-      parts.push(this.nameOf(parent, this.#rec.first[parent]! + this.#rec.slot[f]!));
-    }
-    return [this.#root, ...parts.reverse()].join(this.#sep);
+    return [this.#root, ...this.namesUp(folder).reverse()].join(this.#sep);
   }
 
-  /** The parent folder of an absolute path below the root: its path `dir`, record (or -1), and the `name` in it. */
+  /** The names of the folders from record `folder` up to the root's (its own left out). */
+  namesUp(folder: number): string[] {
+    const rec = this.#rec, names: string[] = [];
+    for (let f = folder, p = rec.parent[f]!; f > 0; f = p, p = rec.parent[f]!) {
+      names.push(this.nameOf(p, rec.first[p]! + rec.slot[f]!));
+    }
+    return names;
+  }
+
+  /**
+   * The parent folder of an absolute path below the root: its path `dir`, its record (or
+   * -1), and the entry's `name` in it.
+   */
   parentOf(abs: string): { parent: number; dir: string; name: string } {
     const dir = folderAbove(abs);
     return { parent: this.node(dir, false), dir, name: abs.slice(dir.length + 1) };
@@ -143,14 +149,10 @@ export class FolderTree {
     return { time: rec.time[folder]!, dev: rec.dev[folder]!, ino: rec.ino[folder]! };
   }
 
-  /** The first entry number of the folder's run, and how many it holds. */
-  run(folder: number): { first: number; count: number } {
-    return { first: this.#rec.first[folder]!, count: this.#rec.count[folder]! };
-  }
-
-  /** The names of the folder's run, one string (window_totals.ts looks for an undecoded one). */
-  namesOf(folder: number): string {
-    return this.#names[folder]!;
+  /** The first entry number of the folder's run, how many it holds, and its names in one string. */
+  run(folder: number): { first: number; count: number; names: string } {
+    const rec = this.#rec;
+    return { first: rec.first[folder]!, count: rec.count[folder]!, names: this.#names[folder]! };
   }
 
   /** The name of entry `e` of the folder's run. */
@@ -162,13 +164,12 @@ export class FolderTree {
   /** The entry number of `name` in the folder's held or kept run, or -1. */
   find(folder: number, name: string): number {
     if (folder < 0 || this.#rec.state[folder]! < KEPT) return -1;
-    const run = { first: this.#rec.first[folder]!, count: this.#rec.count[folder]! };
-    return findName(this.#cols.nameEnd, { ...run, names: this.#names[folder]! }, name);
+    return findName(this.#cols.nameEnd, this.run(folder), name);
   }
 
   /**
-   * Holds `names` with their `kinds` (in any order) as the folder's listing, read at `time` as inode `ino`
-   * of device `dev`, times unknown until stat'ed; folders still in it keep what is below them.
+   * Holds `names` with their `kinds` (in any order) as the folder's listing, read at `time` as
+   * inode `ino` of device `dev`, none stat'ed yet; folders still in it keep what lies below them.
    */
   keep(
     folder: number,
@@ -191,7 +192,6 @@ export class FolderTree {
       cols.listed(first + k, end, kinds[i]!);
     }
     const old = this.#rec.state[folder]! >= KEPT ? this.run(folder) : null;
-    const oldNames = this.#names[folder]!;
     if (old) this.#endRun(folder);
     this.#rec.first[folder] = first;
     this.#rec.count[folder] = n;
@@ -203,7 +203,7 @@ export class FolderTree {
     this.#rec.touch(folder);
     this.entries += n;
     this.bytes += namesBytes(joined, n);
-    if (old) this.#carry(folder, old, oldNames);
+    if (old) this.#carry(folder, old);
     if (this.#dead >= this.#compactAt && this.#dead * 2 > cols.length) this.#compact();
   }
 
@@ -229,14 +229,14 @@ export class FolderTree {
    * below those still folders, the stats of those of the same kind, but not of links (a link's new
    * target may lead out of the root). An entry whose event named it was unstat'ed first.
    */
-  #carry(folder: number, old: { first: number; count: number }, oldNames: string): void {
+  #carry(folder: number, old: { first: number; count: number; names: string }): void {
     const cols = this.#cols;
-    const first = this.#rec.first[folder]!;
-    const now = { first, count: this.#rec.count[folder]!, names: this.#names[folder]! };
+    const now = this.run(folder);
+    const first = now.first;
     const forgetBelow = (o: number) => {
       if (cols.sub[o]! >= 0) this.#forget(cols.sub[o]!);
     };
-    pairRuns(cols, { ...old, names: oldNames }, now, (o, n) => {
+    pairRuns(cols, old, now, (o, n) => {
       const kind = cols.kind[o]!;
       if (kind === cols.kind[n] && !(kind & SYMLINK)) {
         cols.mtime[n] = cols.mtime[o]!;

@@ -23,7 +23,7 @@ export function firstAbove(column: ArrayLike<number>, lo: number, hi: number, va
   return lo;
 }
 
-/** The first index of ascending `times` whose value is at or above `t` (`times.length` when none). */
+/** The first index of ascending `times` whose value is at or above `t` (its length when none). */
 export function firstAtOrAbove(times: Float64Array, t: number): number {
   let lo = 0, hi = times.length;
   while (lo < hi) {
