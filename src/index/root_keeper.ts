@@ -110,7 +110,7 @@ export class RootKeeper {
   rootIndex(root: Root): RootIndex {
     let found = this.#roots.get(root.path);
     if (!found) {
-      found = newRootIndex(this.#order.indexOf(root.path) + 1, root);
+      found = newRootIndex(this.#order.indexOf(root.path) + 1, root, this.#calls.running);
       this.#roots.set(root.path, found);
       this.#watch(found);
     }

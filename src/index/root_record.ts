@@ -41,13 +41,16 @@ export interface RootIndex {
    * clock of another epoch is from before a loss or a restart of its index.
    */
   epoch: number;
+  /** The server's calls running now (call_gate.ts), which its index worker is told of. */
+  running: Int32Array;
 }
 
-/** The index of root `where`, the `number`-th: not started. */
-export function newRootIndex(number: number, where: Root): RootIndex {
+/** The index of root `where`, the `number`-th, in a server with calls `running`: not started. */
+export function newRootIndex(number: number, where: Root, running: Int32Array): RootIndex {
   return {
     number,
     where,
+    running,
     status: { state: "off", entries: 0 },
     watch: null,
     index: null,
@@ -70,8 +73,9 @@ export function later(root: RootIndex, then: () => void, ms: number): void {
 }
 
 /**
- * Starts root `root`'s index worker (one of `roots` roots), told what to record, and kept
- * told of its background check's rounds (contract §18: said in fs.list_roots).
+ * Starts root `root`'s index worker (one of `roots` roots), told what to record and the calls
+ * running, and kept told of its background check's rounds (contract §18: said in
+ * fs.list_roots).
  */
 export function startIndex(root: RootIndex, options: LiveIndexOptions, roots: number): Worker {
   const url = options.indexWorkerUrl ?? WORKER_MODULES.index;
@@ -86,6 +90,7 @@ export function startIndex(root: RootIndex, options: LiveIndexOptions, roots: nu
       journal: { maxSteps, maxAgeMs },
       // One server's idle share, split among all its roots (background_check.ts).
       checkShare: CHECK_CORE_SHARE / roots,
+      running: root.running,
     } satisfies IndexControl,
   );
   worker.addEventListener("message", ({ data }: MessageEvent<CheckedMessage>) => {

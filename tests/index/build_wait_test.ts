@@ -13,7 +13,7 @@ import { sanitize } from "../helpers/sanitize.ts";
 import { until } from "../helpers/until.ts";
 
 Deno.test("build wait: what is left of a build, from its pace so far", () => {
-  const root = newRootIndex(1, { path: "/r", realPath: "/r" });
+  const root = newRootIndex(1, { path: "/r", realPath: "/r" }, new Int32Array(1));
   const cost = { entries: 10_000, ms: 1000 };
   assert.equal(buildLeftMs(root, cost, 0), null, "not building");
   root.status = { state: "building", entries: 400 };

@@ -92,3 +92,33 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "time order: a page is read from its folders only down to the order's edge",
+  ...sanitize,
+  async fn() {
+    // One folder of 300 old files and the newest one; nine of 5 files between.
+    const spec: Record<string, { mtime: number }> = { "big/newest.txt": { mtime: T0 + 90 * DAY } };
+    for (let f = 0; f < 300; f++) spec[`big/old${f}.txt`] = { mtime: T0 + (f % 10) * DAY };
+    for (let d = 0; d < 9; d++) {
+      for (let f = 0; f < 5; f++) spec[`d${d}/f${f}.txt`] = { mtime: T0 + (40 + d * 5 + f) * DAY };
+    }
+    await using tree = await makeTree(spec);
+    const index = await readyIndex(tree.root);
+    const clock = { now: () => T0 + 100 * DAY };
+    try {
+      for (const args of [{}, { from: new Date(T0).toISOString() }]) {
+        const asked = { timeField: "modified", limit: 5, ...args };
+        const before = index.status()[0]!.answers.index;
+        const page = await engine(tree.root, { scanner: index, clock }).search(asked);
+        assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
+        assert.equal(page.matches[0]!.path, "big/newest.txt");
+        assert.equal(page.stats.totalMatches, 346);
+        // `big`'s 300 old files lie past the edge (the 5th newest file's time): not read.
+        assert.ok(page.stats.scannedFiles < 50, `${page.stats.scannedFiles} files read`);
+      }
+    } finally {
+      index.close();
+    }
+  },
+});

@@ -22,11 +22,11 @@ import { answerScan, type ScanTask, type WorkerScope } from "../../workers/mod.t
 import { strictGuard } from "../../security/mod.ts";
 import { answerFolders, checkFolders, startFolders } from "./answer_check.ts";
 import {
-  ANSWER_SWEEP_FOLDERS,
   BackgroundCheck,
   CHECK_CORE_SHARE,
   FolderSweep,
   LaggingFolders,
+  QuietTurn,
   TreeCache,
 } from "../cache/mod.ts";
 import {
@@ -36,7 +36,9 @@ import {
   narrowToCursor,
   narrowToWorst,
   pageOf,
+  uncounted,
   withCount,
+  withDrops,
 } from "../focus/mod.ts";
 import type { CheckedMessage, IndexControl, IndexReport, JournalReply } from "./index_messages.ts";
 import { FedFs } from "../fill/mod.ts";
@@ -105,7 +107,10 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   let cache: TreeCache | null = null;
   let maxEntries = 0;
   let unwatched: readonly string[] = [];
-  const sweep = new FolderSweep(); // before each answer: folders only
+  let running: Int32Array | undefined; // the calls running now, in the server
+  const busy = () => running !== undefined && Atomics.load(running, 0) > 0;
+  const sweep = new FolderSweep(); // with each answer: folders only
+  const upkeep = new QuietTurn(() => cache?.view.keepOrder(), busy); // after changes
   /** In the background, paced: this root's share of one core (background_check.ts). */
   let background: BackgroundCheck | undefined;
   let checkShare = CHECK_CORE_SHARE;
@@ -162,7 +167,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         message,
         () => report(index, at),
         (request, plan, onProgress, checkpoint) => {
-          sweep.step(index, { folders: ANSWER_SWEEP_FOLDERS });
+          sweep.withAnswer(index, busy);
           const budget = { checkpoint, countBudget };
           return checkedScan(index, base, tools, request, plan, onProgress, budget, lagging);
         },
@@ -173,6 +178,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       lagging.clear(); // a new watch: its waves start again
       bounds = message.journal ?? bounds;
       checkShare = message.checkShare ?? checkShare;
+      running = message.running ?? running;
     } else if (message.type === "feed") {
       if (message.ring) fed.feed(message.ring, message.root);
       else fed.end();
@@ -185,7 +191,9 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       fed.changed("all");
       cache?.clear();
       journal?.clear();
+      upkeep.poke();
     } else {
+      upkeep.poke();
       fed.changed(message.changes);
       if (journal) journal.apply(message.changes);
       else cache?.apply(message.changes);
@@ -230,12 +238,12 @@ async function checkedScan(
     if (focus?.exact) focus.exact.counted = ordered;
     if (focus) delete focus.only;
     const asked = focus && cut && plan.keepAll === 0 ? pageOf(focus, request) : null;
-    const only = asked && index.view.pageFolders(asked);
-    if (only) focus!.only = only;
+    const page = asked && index.view.pageFolders(asked);
+    if (page) focus!.only = page.only;
     let outcome: ScanOutcome;
     let dropped: Dropped;
     try {
-      const planned = cut ? narrowing(index, plan, request) : plan;
+      const planned = cut ? narrowing(index, plan, request, page?.edge) : plan;
       outcome = await scan(timed, tools, planned, onProgress, checkpoint);
     } finally {
       dropped = index.dropped;
@@ -269,29 +277,20 @@ async function checkedScan(
 }
 
 /**
- * The plan of a focused scan: its cut narrows to what can still change its page (focus.ts);
+ * The plan of a focused scan: its cut narrows to what can still change its page (focus.ts),
+ * from the start to the time order's `edge` where it found one (time_order.ts `pageFolders`);
  * not past the page when every match is to be kept (paging asked for them all).
  */
-function narrowing(index: TreeCache, plan: ScanPlan, request: SearchRequest): ScanPlan {
+function narrowing(
+  index: TreeCache,
+  plan: ScanPlan,
+  request: SearchRequest,
+  edge = NaN,
+): ScanPlan {
   const cut = index.cut;
   if (cut === null) return plan;
   narrowToCursor(cut, request);
+  if (!Number.isNaN(edge)) narrowToWorst(cut, request.order, { time: edge, path: "" });
   if (plan.keepAll > 0) return plan;
   return { ...plan, onWorst: (worst) => narrowToWorst(cut, request.order, worst) };
-}
-
-/** An outcome with the matches its cut left out counted in, as a walk counts them. */
-function withDrops(outcome: ScanOutcome, dropped: Dropped): ScanOutcome {
-  const { collected, entries } = outcome;
-  const total = collected.total === null ? null : collected.total + dropped.matches;
-  return {
-    ...outcome,
-    collected: { ...collected, total },
-    entries: { ...entries, vcs: entries.vcs + dropped.vcs },
-  };
-}
-
-/** An outcome whose scan left out matches it did not need: their count is not known. */
-function uncounted(outcome: ScanOutcome): ScanOutcome {
-  return { ...outcome, collected: { ...outcome.collected, total: null } };
 }

@@ -57,6 +57,11 @@ export type IndexControl =
      * roots: background_check.ts). Default: the whole server's.
      */
     checkShare?: number;
+    /**
+     * The calls running now (call_gate.ts, on a `SharedArrayBuffer`): the folders answers owe
+     * the check wait while any runs (folder_sweep.ts). Default: none known, never waited for.
+     */
+    running?: Int32Array;
   }
   /**
    * Take what a fill helper writes into `ring` while the fill of `root` (its real path)

@@ -11,9 +11,11 @@ import { hostRules } from "../../security/mod.ts";
 import {
   countWindow,
   type Focus,
+  keepOrder,
   type OrderWindow,
   outside,
   type PageAsk,
+  type PageFolders,
   pageFolders,
   type WindowCount,
   windowCount,
@@ -112,10 +114,16 @@ export class HeldView {
 
   /**
    * The folder records a time-ordered page of files in `window` (from the root) can come
-   * from, found in the time order (time_order.ts `pageFolders`), or `null`.
+   * from, and the time past which it cannot, found in the time order (time_order.ts
+   * `pageFolders`), or `null`.
    */
-  pageFolders(asked: { window: OrderWindow; page: PageAsk }): Uint8Array | null {
+  pageFolders(asked: { window: OrderWindow; page: PageAsk }): PageFolders | null {
     return pageFolders(this.#tree, asked.window, asked.page);
+  }
+
+  /** Brings the root's time order up to date ahead of the next question (time_order.ts). */
+  keepOrder(): void {
+    keepOrder(this.#tree);
   }
 
   /**

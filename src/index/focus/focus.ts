@@ -198,6 +198,22 @@ export function withCount(outcome: ScanOutcome, count: WindowCount): ScanOutcome
   };
 }
 
+/** An outcome with the matches its cut left out counted in, as a walk counts them. */
+export function withDrops(outcome: ScanOutcome, dropped: Dropped): ScanOutcome {
+  const { collected, entries } = outcome;
+  const total = collected.total === null ? null : collected.total + dropped.matches;
+  return {
+    ...outcome,
+    collected: { ...collected, total },
+    entries: { ...entries, vcs: entries.vcs + dropped.vcs },
+  };
+}
+
+/** An outcome whose scan left out matches it did not need: their count is not known. */
+export function uncounted(outcome: ScanOutcome): ScanOutcome {
+  return { ...outcome, collected: { ...outcome.collected, total: null } };
+}
+
 /**
  * The window of `focus` as the time order counts it (time_order.ts `windowCount`): a
  * files-only window counted exactly ({@linkcode exactOf}) of a walk from the root

@@ -21,12 +21,16 @@ export {
   noneDropped,
   outside,
   pageOf,
+  uncounted,
   withCount,
+  withDrops,
 } from "./focus.ts";
 export { handOut } from "./hand_out.ts";
 export {
+  keepOrder,
   type OrderWindow,
   type PageAsk,
+  type PageFolders,
   pageFolders,
   timeOrderBytes,
   type WindowCount,

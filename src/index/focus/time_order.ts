@@ -64,6 +64,18 @@ export function windowCountable(tree: FolderTree): boolean {
 }
 
 /**
+ * Brings the tree's time order up to date ahead of the next question, if a question made
+ * one (a tree nobody asked of keeps none): merged once its changed records reach the merge's
+ * count, made whole again once its marks no longer say what changed (a clear, a burst past
+ * `REMAKE_AT`). Run in a quiet turn (quiet_turn.ts), so that questions find it done.
+ */
+export function keepOrder(tree: FolderTree): void {
+  const order = orders.get(tree);
+  if (order?.current() && tree.folders.changes!.length < order.mergeAt) return;
+  if (order) orderOf(tree);
+}
+
+/**
  * The tree's time order, made again (or merged) if need be; `null` while anything below the
  * root is not known.
  */
@@ -81,16 +93,24 @@ function orderOf(tree: FolderTree): TimeOrder | null {
  * holding its `k` first matches in the order (`desc`: newest first; a file is a match when
  * `wants` it too) and every one tied with the last of them, each folder changed since the
  * snapshot, and the folders above them; a match at `tie` (a cursor's time: some of them
- * lie before it) is kept but not counted among the `k`. `null` when {@linkcode windowCount}
- * would be.
+ * lie before it) is kept but not counted among the `k`. With them the `edge`: the time of
+ * the `k`-th of those matches (`NaN` when there are fewer), past which nothing can be on the
+ * page (a folder changed since only adds matches before it). `null` when {@linkcode
+ * windowCount} would be.
  */
 export function pageFolders(
   tree: FolderTree,
   window: OrderWindow,
   page: PageAsk,
-): Uint8Array | null {
+): PageFolders | null {
   const order = orderOf(tree);
   return order === null || order.undecoded ? null : order.folders(window, page);
+}
+
+/** The folder records a page can come from (1), and the time past which it cannot. */
+export interface PageFolders {
+  only: Uint8Array;
+  edge: number;
 }
 
 /**
@@ -172,7 +192,7 @@ class TimeOrder {
   folders(
     { from, to, maxDepth, vcsLeftOut }: OrderWindow,
     { desc, k, tie, wants }: PageAsk,
-  ): Uint8Array {
+  ): PageFolders {
     const rec = this.#tree.folders;
     const only = new Uint8Array(rec.length);
     only[0] = 1;
@@ -199,7 +219,7 @@ class TimeOrder {
       if (t !== tie && (found += matches) >= k && Number.isNaN(edge)) edge = t;
     }
     for (const f of rec.changes!) if (this.#tree.listed(f)) mark(f);
-    return only;
+    return { only, edge };
   }
 
   /**
