@@ -92,6 +92,18 @@ Deno.test({
           // Found with the cut of a full time_asc page one millisecond too narrow: the folder
           // `a` ties with the page's last match `a/a` on time and comes first on its path.
           [{ "a/a": { mtime: T0 }, a: { kind: "dir", mtime: T0 } }, [TIES_ASC]],
+          // Found in CI (seed 444624171): a time_asc page of files after a cursor, with a
+          // folder limit, lost `a.b/a` and counted one match too few.
+          [
+            {
+              a: { mtime: T0 },
+              "B/a": { mtime: T0 },
+              "a.b/a": { mtime: T0 + DAY },
+              B: { kind: "dir", mtime: T0 },
+              "a.b": { kind: "dir", mtime: T0 + DAY },
+            },
+            [{ ...TIES_ASC, includeDirectories: false, maxDirectories: 2 }],
+          ],
         ],
       },
     );

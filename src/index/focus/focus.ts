@@ -239,6 +239,9 @@ export function pageOf(
   const { filter, start, order } = request;
   if (isWalkOrder(order) || start.path !== "" || !focus.filesOnly || focus.created) return null;
   if (!filter.includeFiles || filter.alsoCreated) return null;
+  // After a truncated page the walk goes on from its boundary (walk order): its page is the
+  // first matches past that place, not the window's first in time order.
+  if (request.after?.boundary) return null;
   const range = { ...focus };
   narrowToCursor(range, request);
   const tie = request.after?.key?.time ?? NaN;
