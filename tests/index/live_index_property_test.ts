@@ -80,6 +80,12 @@ type Mutation = typeof MUTATION extends fc.Arbitrary<infer T> ? T : never;
  */
 const WALKS_ALLOWED =
   /^(its index is being built: events were lost|its watch did not pass a barrier|its watch is starting|its index is being built|a FIFO or device file appeared|a link to a folder outside it appeared|its root folder was moved, removed or replaced, or a folder its watch rests on was)/;
+/**
+ * After two entries of the root were exchanged in one step, the index may find at a folder's
+ * path another inode on the same device than it holds: to a stat, a folder bound over it
+ * (issue 40), so its watch is set up again and calls walk meanwhile (docs/behaviour.md).
+ */
+const EXCHANGE_WALK = /^a file system was mounted or unmounted on a folder in it/;
 /** Mutations that make a link to a folder outside the root: its watch may be planned again. */
 const LINKS_OUT = new Set(["linkOut", "swapForLink", "exchangeOut"]);
 
@@ -278,6 +284,7 @@ for (const [named, budget] of BUDGETS) {
             let rescans = 0;
             let fifos = false;
             let linksOut = false;
+            let exchanged = false;
             const index = liveIndex(tree.root, {
               ...budget,
               barrierMs: 1000, // a FIFO stalls the watch: its calls walk after this
@@ -306,6 +313,7 @@ for (const [named, budget] of BUDGETS) {
                 // No waiting for the watch: the barrier before each indexed answer does that.
                 fifos ||= batch.some((m) => m.op === "fifo");
                 linksOut ||= batch.some((m) => LINKS_OUT.has(m.op));
+                exchanged ||= batch.some((m) => m.op === "exchangeIn");
                 // Start points from before the batch (now perhaps gone, or below a link) and after.
                 const entries = [...before, ...listAll(tree.root)];
                 for (const [q, w] of queries) {
@@ -337,9 +345,10 @@ for (const [named, budget] of BUDGETS) {
                   if (answers.walk > before) {
                     // A loss may keep the root walking for the rest of the run; a FIFO, or a
                     // link out moved about, plans its watch again (watch_plan.ts).
-                    const excused = rescans > 0 || fifos || linksOut;
+                    const exchangeWalk = exchanged && EXCHANGE_WALK.test(lastWalk!);
+                    const excused = rescans > 0 || fifos || linksOut || exchangeWalk;
                     assert.ok(excused, `a walk answered: ${lastWalk} (${JSON.stringify(args)})`);
-                    assert.match(lastWalk!, WALKS_ALLOWED);
+                    if (!exchangeWalk) assert.match(lastWalk!, WALKS_ALLOWED);
                   }
                 }
               }
@@ -460,6 +469,43 @@ for (const [named, budget] of BUDGETS) {
               maxDirectories: undefined,
               from: undefined,
             }, PLAIN]],
+          ], [
+            // Found in CI (seed 1642197425): two folders exchanged, a burst and a link out;
+            // a call walked with the reason a folder bound over another has (EXCHANGE_WALK).
+            {
+              "a b/a": { mtime: T0 + 3 * DAY },
+              "b/a": { mtime: T0 + DAY },
+              "a-b/_/a-b": { mtime: T0 },
+              "a/a": { mtime: T0 },
+              "a/_": { mtime: T0 + 3 * DAY },
+              "a.b/a": { mtime: T0 },
+              "a b": { kind: "dir", mtime: T0 },
+              "b": { kind: "dir", mtime: T0 + DAY },
+              "a-b": { kind: "dir", mtime: T0 + 2 * DAY },
+              "a-b/_": { kind: "dir", mtime: T0 + 3 * DAY },
+              "a": { kind: "dir", mtime: T0 },
+              "a.b": { kind: "dir", mtime: T0 + DAY },
+            },
+            [[
+              { op: "exchangeIn", pick: 1105012936, to: 645256021 },
+              { op: "burst", pick: 1548832996 },
+              { op: "linkOut", name: "a" },
+            ]],
+            [[{
+              sort: "time_asc",
+              limit: 6,
+              includeDirectories: true,
+              maxFiles: undefined,
+              maxDirectories: 4,
+              from: 1,
+            }, {
+              start: 1441046867,
+              glob: "**/é/**",
+              exclude: ["**/a b", "**/_"],
+              respectIgnoreFiles: false,
+              created: false,
+              to: undefined,
+            }]],
           ]],
         },
       );
