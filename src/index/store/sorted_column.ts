@@ -15,21 +15,25 @@
  * ```
  */
 export function firstAbove(column: ArrayLike<number>, lo: number, hi: number, value: number) {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (column[mid]! > value) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
+  return firstPast(column, lo, hi, (v) => v > value);
 }
 
 /** The first index of ascending `times` whose value is at or above `t` (its length when none). */
 export function firstAtOrAbove(times: Float64Array, t: number): number {
-  let lo = 0, hi = times.length;
+  return firstPast(times, 0, times.length, (v) => v >= t);
+}
+
+/** The first index in `[lo, hi)` whose value is `past` (`hi` when none): a binary search. */
+function firstPast(
+  column: ArrayLike<number>,
+  lo: number,
+  hi: number,
+  past: (value: number) => boolean,
+): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (times[mid]! < t) lo = mid + 1;
-    else hi = mid;
+    if (past(column[mid]!)) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }
