@@ -5,7 +5,8 @@
  * between the changes (so that one snapshot carries many changes), every count equals the
  * files inside the window in listings at most `maxDepth` deep, those inside
  * version-control folders apart, and is `null` exactly when something below the root is
- * not known. The radix sort is checked against a comparison sort, whole milliseconds and
+ * not known; of modification times or of birth times (a file with none, or 0, is never
+ * inside a created window: contract §7). The radix sort is checked against a comparison sort, whole milliseconds and
  * not.
  */
 import assert from "node:assert/strict";
@@ -14,6 +15,7 @@ import { DIR, FILE, SYMLINK } from "../../src/index/store/entry_columns.ts";
 import { FolderTree } from "../../src/index/store/folder_tree.ts";
 import { recordInfo, reusedInfo } from "../../src/index/store/entry_info.ts";
 import { windowCount } from "../../src/index/focus/time_order.ts";
+import type { OrderWindow } from "../../src/index/focus/order_window.ts";
 import { sortByTime } from "../../src/index/store/time_sort.ts";
 import { VCS_FOLDERS } from "../../src/walk/mod.ts";
 
@@ -28,6 +30,7 @@ const LISTING = fc.uniqueArray(
   { selector: (e) => e.name, minLength: 0, maxLength: 5 },
 );
 const WINDOW = fc.record({
+  created: fc.boolean(),
   from: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
   to: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
   maxDepth: fc.integer({ min: 1, max: 5 }),
@@ -54,6 +57,8 @@ const OP = fc.oneof(
       at: PATH,
       pick: fc.nat(),
       time: fc.option(fc.integer({ min: 0, max: 10 }), { nil: null }),
+      /** 0: none (contract §7). */
+      birth: fc.integer({ min: 0, max: 10 }),
     }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("clear" as const) }) },
@@ -77,7 +82,8 @@ function fill(tree: FolderTree, path: string, folder: number, seed: number, time
     const cols = tree.columns;
     if (Number.isNaN(cols.mtime[e]!)) {
       const t = (e + seed) % 11;
-      recordInfo(tree, folder, e, reusedInfo(cols.kind[e]!, 1, t, t));
+      const birth = (e * 7 + seed) % 5 === 0 ? NaN : (e * 3 + seed) % 11;
+      recordInfo(tree, folder, e, reusedInfo(cols.kind[e]!, 1, t, birth));
     }
     if (!(tree.columns.kind[e]! & DIR)) continue;
     const below = `${path}/${tree.nameOf(folder, e)}`;
@@ -89,10 +95,7 @@ function fill(tree: FolderTree, path: string, folder: number, seed: number, time
  * The count of a walk over the tree as it is, or `null` when something below is not known
  * (a folder's own time is not: only files are asked for).
  */
-function plainCount(
-  tree: FolderTree,
-  w: { from: number; to: number; maxDepth: number; vcsLeftOut: boolean },
-): { matches: number; vcs: number } | null {
+function plainCount(tree: FolderTree, w: OrderWindow): { matches: number; vcs: number } | null {
   const out = { matches: 0, vcs: 0 };
   const cols = tree.columns;
   const visit = (folder: number, depth: number, vcs: boolean): boolean => {
@@ -100,6 +103,7 @@ function plainCount(
     const { first, count } = tree.run(folder);
     for (let e = first; e < first + count; e++) {
       const t = cols.mtime[e]!;
+      const time = w.created ? cols.birth[e]! : t; // no birth time (NaN): never inside
       if (cols.kind[e]! & DIR) { // its own time is not asked for
         const sub = cols.sub[e]!;
         if (sub < 0) return false;
@@ -107,7 +111,7 @@ function plainCount(
           return false;
         }
       } else if (Number.isNaN(t)) return false;
-      else if (depth <= w.maxDepth && t >= w.from && t < w.to) {
+      else if (depth <= w.maxDepth && time >= w.from && time < w.to) {
         if (vcs && w.vcsLeftOut) out.vcs++;
         else out.matches++;
       }
@@ -126,7 +130,7 @@ Deno.test("time order: every window's count equals a plain count, through change
       (ops, compactAt) => {
         const tree = new FolderTree(ROOT, compactAt);
         let listed = 0;
-        const ask = (w: { from: number; to: number; maxDepth: number; vcsLeftOut: boolean }) => {
+        const ask = (w: OrderWindow) => {
           const got = windowCount(tree, w);
           assert.deepEqual(got, plainCount(tree, w), JSON.stringify(w));
           if (got !== null && got.matches + got.vcs > 0) counted++;
@@ -137,7 +141,9 @@ Deno.test("time order: every window's count equals a plain count, through change
             fill(tree, "", 0, op.seed, () => listed++);
             // Every file, nothing changed since the snapshot (made by the first, if need be).
             for (const vcsLeftOut of [true, false]) {
-              ask({ from: -Infinity, to: Infinity, maxDepth: 9, vcsLeftOut });
+              for (const created of [true, false]) {
+                ask({ created, from: -Infinity, to: Infinity, maxDepth: 9, vcsLeftOut });
+              }
             }
           } else if (op.op === "keep") {
             const folder = tree.node(abs(op.at), true);
@@ -157,7 +163,8 @@ Deno.test("time order: every window's count equals a plain count, through change
             if (count === 0) continue;
             const e = first + op.pick % count;
             const kind = tree.columns.kind[e]!;
-            const info = op.time === null ? null : reusedInfo(kind, 1, op.time, op.time);
+            const birth = op.birth === 0 ? NaN : op.birth;
+            const info = op.time === null ? null : reusedInfo(kind, 1, op.time, birth);
             recordInfo(tree, folder, e, info);
           } else {
             const w = {

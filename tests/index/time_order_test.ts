@@ -3,7 +3,8 @@
  * ready live index: on a tree where every folder holds old and new files alike (so no
  * folder's bounds leave it out), newest-first and oldest-first pages of a window, with a
  * glob or a size bound too, paged to the end with cursors, equal a walk's, totals included
- * where the index gave them, and the index answered them. The newest file of all lies in
+ * where the index gave them, and the index answered them; of modified times, and of created
+ * times (the files' birth times: the order of them is made when first asked). The newest file of all lies in
  * `.git` (left out, contract §27); files tie on their times across and within folders. Then
  * again after changes the snapshot does not hold (times moved, files and a folder removed, a
  * new folder with the newest files).
@@ -33,15 +34,35 @@ Deno.test({
       }
     }
     spec[".git/objects/x"] = { mtime: T0 + 95 * DAY }; // newest of all, left out (§27)
+    const made = new Date(Date.now() - 3_600_000).toISOString(); // before every birth time
     await using tree = await makeTree(spec);
     // Nothing is read again to count: an answer is cut whatever its size (as on a big tree).
     const index = await readyIndex(tree.root, {
       indexWorkerUrl: seamIndexWorkerUrl({ countBudget: 0 }),
     });
     const clock = { now: () => T0 + 100 * DAY };
+    const same = async (args: Record<string, unknown>, plain: boolean) => {
+      const before = index.status()[0]!.answers.index;
+      const indexed = await pagesOrCode(engine(tree.root, { scanner: index, clock }), args);
+      assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
+      const walked = await pagesOrCode(engine(tree.root, { clock }), args);
+      assert.deepEqual(...alike(indexed, walked), JSON.stringify(args));
+      // Counted from the order when there is no glob or size bound.
+      assert.ok(Array.isArray(indexed));
+      if (plain) assert.ok(indexed[0].stats.totalMatches > 0, JSON.stringify(args));
+    };
     const asked = async () => {
       for (const sort of ["time_desc", "time_asc"]) {
         for (const limit of [1, 3, 7]) {
+          for (
+            const also of [{}, { from: made }, { from: made, glob: "**/*.md" }, {
+              minSizeBytes: 4,
+              maxSizeBytes: 9,
+            }]
+          ) {
+            const plain = !("glob" in also) && !("minSizeBytes" in also);
+            await same({ timeField: "created", sort, limit, ...also }, plain);
+          }
           for (
             const [from, to, also] of [
               [undefined, undefined, {}],
@@ -59,15 +80,7 @@ Deno.test({
               ...(from === undefined ? {} : { from: new Date(T0 + from * DAY).toISOString() }),
               ...(to === undefined ? {} : { to: new Date(T0 + to! * DAY).toISOString() }),
             };
-            const before = index.status()[0]!.answers.index;
-            const indexed = await pagesOrCode(engine(tree.root, { scanner: index, clock }), args);
-            assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
-            const walked = await pagesOrCode(engine(tree.root, { clock }), args);
-            assert.deepEqual(...alike(indexed, walked), JSON.stringify(args));
-            // Counted from the order when there is no glob or size bound.
-            const plain = !("glob" in also) && !("minSizeBytes" in also);
-            assert.ok(Array.isArray(indexed));
-            if (plain) assert.ok(indexed[0].stats.totalMatches > 0, JSON.stringify(args));
+            await same(args, !("glob" in also) && !("minSizeBytes" in also));
           }
         }
       }
@@ -116,6 +129,38 @@ Deno.test({
         assert.equal(page.stats.totalMatches, 346);
         // `big`'s 300 old files lie past the edge (the 5th newest file's time): not read.
         assert.ok(page.stats.scannedFiles < 50, `${page.stats.scannedFiles} files read`);
+      }
+    } finally {
+      index.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "time order: a created window is counted and paged from the order of birth times",
+  ...sanitize,
+  async fn() {
+    // 20 folders of 15 files, every one made within this test (its birth time is now's).
+    const spec: Record<string, { mtime: number }> = {};
+    for (let d = 0; d < 20; d++) {
+      for (let f = 0; f < 15; f++) spec[`d${d}/f${f}.txt`] = { mtime: T0 + f * DAY };
+    }
+    const made = new Date(Date.now() - 3_600_000).toISOString();
+    await using tree = await makeTree(spec);
+    // Nothing is read again to count: without the order the total is not known.
+    const index = await readyIndex(tree.root, {
+      indexWorkerUrl: seamIndexWorkerUrl({ countBudget: 0 }),
+    });
+    const clock = { now: () => Date.now() };
+    try {
+      for (const args of [{}, { from: made }]) {
+        const asked = { timeField: "created", limit: 5, ...args };
+        const before = index.status()[0]!.answers.index;
+        const page = await engine(tree.root, { scanner: index, clock }).search(asked);
+        assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
+        assert.equal(page.matches.length, 5);
+        assert.equal(page.stats.totalMatches, 300, JSON.stringify(asked));
+        assert.ok(page.stats.scannedFiles < 150, `${page.stats.scannedFiles} files read`);
       }
     } finally {
       index.close();

@@ -109,7 +109,8 @@ export class HeldView {
 
   /** Whether {@linkcode HeldView.windowCount} would count, without counting. */
   windowCountable(focus: Focus | null, startPath: string): boolean {
-    return countWindow(focus, startPath) !== null && windowCountable(this.#tree);
+    const window = countWindow(focus, startPath);
+    return window !== null && windowCountable(this.#tree, window.created);
   }
 
   /**

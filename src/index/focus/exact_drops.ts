@@ -3,8 +3,8 @@
  * given when known). A time-ordered page narrows its cut to what can still change the page
  * (focus.ts), so most matches inside the window are never handed to the walk. When every
  * entry inside the window is a match as far as the walk goes (no glob, no size bound,
- * files asked for, the modification time: `exactOf`, focus.ts), each one the cut leaves
- * out is counted here as the walk would have counted it: a file of a handed listing, or
+ * files asked for, not those with no created time: `exactOf`, focus.ts), each one the cut
+ * leaves out is counted here as the walk would have counted it: a file of a handed listing, or
  * every entry inside the window at and below a folder left out whole, down to the depth
  * the walk reads; those inside a version-control folder below the start (contract §27)
  * apart, as the walk counts them. Anything the index alone cannot tell (a name that could
@@ -136,8 +136,10 @@ export class ListingDrops {
     return true;
   }
 
+  /** Whether entry `e`'s time is inside the window (a stat'ed one with no birth time: not). */
   #inside(e: number): boolean {
-    const t = this.#tree.columns.mtime[e]!;
+    const cols = this.#tree.columns;
+    const t = this.#focus.created ? cols.birth[e]! : cols.mtime[e]!;
     return t >= this.#focus.from && t < this.#focus.to;
   }
 

@@ -34,7 +34,7 @@ import {
 import { compileFilter, type ScanOutcome } from "../../walk/mod.ts";
 import { boundBelow, type EntryColumns, type FolderTree } from "../store/mod.ts";
 import { hostRules } from "../../security/mod.ts";
-import type { OrderWindow, PageAsk, WindowCount } from "./time_order.ts";
+import type { OrderWindow, PageAsk, WindowCount } from "./order_window.ts";
 
 /** The window a focused scan matches in: `[from, to)` of one time field, epoch ms. */
 export interface Focus {
@@ -116,7 +116,9 @@ export interface ExactCount {
 export function exactOf(request: SearchRequest): ExactCount | undefined {
   const { filter, root, start } = request;
   if (filter.glob !== null || filter.minSizeBytes !== null || filter.maxSizeBytes !== null) return;
-  if (!filter.includeFiles || filter.timeField !== "modified" || filter.alsoCreated) return;
+  if (!filter.includeFiles || filter.alsoCreated) return;
+  // A file with no created time matches every created window then (contract §7).
+  if (filter.timeField === "created" && filter.includeUnknownTime) return;
   const sep = hostRules.sep;
   const startAbs = start.path === ""
     ? root.realPath
@@ -222,7 +224,8 @@ export function uncounted(outcome: ScanOutcome): ScanOutcome {
 export function countWindow(focus: Focus | null, startPath: string): OrderWindow | null {
   const exact = focus?.exact;
   if (!exact || !focus.filesOnly || startPath !== "") return null;
-  return { from: focus.from, to: focus.to, maxDepth: exact.maxDepth, vcsLeftOut: exact.vcsLeftOut };
+  const { from, to, created } = focus;
+  return { created, from, to, maxDepth: exact.maxDepth, vcsLeftOut: exact.vcsLeftOut };
 }
 
 /**
@@ -237,8 +240,10 @@ export function pageOf(
   request: SearchRequest,
 ): { window: OrderWindow; page: PageAsk } | null {
   const { filter, start, order } = request;
-  if (isWalkOrder(order) || start.path !== "" || !focus.filesOnly || focus.created) return null;
+  if (isWalkOrder(order) || start.path !== "" || !focus.filesOnly) return null;
   if (!filter.includeFiles || filter.alsoCreated) return null;
+  // Files with no created time come last (contract §7, §10): not in the order.
+  if (focus.created && filter.includeUnknownTime) return null;
   // After a truncated page the walk goes on from its boundary (walk order): its page is the
   // first matches past that place, not the window's first in time order.
   if (request.after?.boundary) return null;
@@ -253,6 +258,7 @@ export function pageOf(
       compiled.wants(path, false) && typeof compiled.judge(path, false, info) === "object");
   return {
     window: {
+      created: focus.created,
       from: range.from,
       to: range.to,
       maxDepth: depthLimit(request),

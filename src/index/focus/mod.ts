@@ -28,12 +28,9 @@ export {
 export { handOut } from "./hand_out.ts";
 export {
   keepOrder,
-  type OrderWindow,
-  type PageAsk,
-  type PageFolders,
   pageFolders,
   timeOrderBytes,
-  type WindowCount,
   windowCount,
   windowCountable,
 } from "./time_order.ts";
+export type { OrderWindow, PageAsk, PageFolders, WindowCount } from "./order_window.ts";

@@ -1,6 +1,7 @@
 /**
- * A root's files in order of their modification times (contract §18, §26; issue 59): the
- * exact count of a windowed question's matches without visiting a folder. Everything
+ * A root's files in order of their modification times, and of their birth times once a
+ * question on created times asked (contract §18, §26; issue 59): the exact count of a
+ * windowed question's matches without visiting a folder. Everything
  * (voidtools) and plocate keep sorted arrays so that a window is a range: its count is two
  * binary searches. Here the order is a snapshot (time_snapshot.ts), made when a question
  * first needs it: each file's time and its folder record, sorted by time (12 bytes a file),
@@ -12,7 +13,8 @@
  * cleared, the snapshot is made whole again.
  *
  * It counts what a walk from the root counts as matches of a files-only window with no
- * glob, size bound, exclude or ignore file (focus.ts `exactOf`): the files inside the
+ * glob, size bound, exclude or ignore file (focus.ts `exactOf`), of either time (a file
+ * with no birth time is no match of a created window: contract §7): the files inside the
  * window in listings read at most `maxDepth` deep, those inside version-control folders
  * apart; and it names the folders a time-ordered page can come from, a glob or size bound
  * included ({@linkcode pageFolders}). It says nothing (`null`) while anything below the
@@ -23,7 +25,8 @@
  */
 import { UNDECODED } from "../../walk/mod.ts";
 import { placeOf, relativePath } from "./record_place.ts";
-import { mergedSnapshot, snapshotOf, type TimeSnapshot } from "./time_snapshot.ts";
+import { type FieldOrder, mergedSnapshot, snapshotOf, type TimeSnapshot } from "./time_snapshot.ts";
+import type { OrderWindow, PageAsk, PageFolders, WindowCount } from "./order_window.ts";
 import { boundBelow, DIR, firstAtOrAbove, type FolderTree, infoOf } from "../store/mod.ts";
 
 /**
@@ -32,12 +35,6 @@ import { boundBelow, DIR, firstAtOrAbove, type FolderTree, infoOf } from "../sto
  * past `REMAKE_AT` (a burst between two questions) it is made whole again.
  */
 export const MERGE_AT = 64;
-
-/** The matches inside a window, and those of them inside version-control folders. */
-export interface WindowCount {
-  matches: number;
-  vcs: number;
-}
 
 const orders = new WeakMap<FolderTree, TimeOrder>();
 
@@ -51,7 +48,7 @@ export function windowCount(
   tree: FolderTree,
   window: OrderWindow,
 ): WindowCount | null {
-  return orderOf(tree)?.count(window) ?? null;
+  return orderOf(tree, window.created)?.count(window) ?? null;
 }
 
 /**
@@ -59,8 +56,8 @@ export function windowCount(
  * a scan asks before it, to note its drops rather than count them, without a pass over the
  * window's range.
  */
-export function windowCountable(tree: FolderTree): boolean {
-  return orderOf(tree)?.countable() ?? false;
+export function windowCountable(tree: FolderTree, created: boolean): boolean {
+  return orderOf(tree, created)?.countable() ?? false;
 }
 
 /**
@@ -72,19 +69,21 @@ export function windowCountable(tree: FolderTree): boolean {
 export function keepOrder(tree: FolderTree): void {
   const order = orders.get(tree);
   if (order?.current() && tree.folders.changes!.length < order.mergeAt) return;
-  if (order) orderOf(tree);
+  if (order) orderOf(tree, false);
 }
 
 /**
- * The tree's time order, made again (or merged) if need be; `null` while anything below the
- * root is not known.
+ * The tree's time order, made again (or merged) if need be, with birth times when `created`
+ * asks for them (and from then on); `null` while anything below the root is not known.
  */
-function orderOf(tree: FolderTree): TimeOrder | null {
+function orderOf(tree: FolderTree, created: boolean): TimeOrder | null {
   boundBelow(tree, 0);
   if (Number.isNaN(tree.folders.fileMtimeLo[0]!)) return null; // something below not known
   let order = orders.get(tree);
-  if (!order?.current()) orders.set(tree, order = new TimeOrder(tree));
-  else if (tree.folders.changes!.length >= order.mergeAt) order.merge();
+  const births = created || (order?.births ?? false);
+  if (!order?.current() || births !== order.births) {
+    orders.set(tree, order = new TimeOrder(tree, births));
+  } else if (tree.folders.changes!.length >= order.mergeAt) order.merge();
   return order;
 }
 
@@ -103,36 +102,8 @@ export function pageFolders(
   window: OrderWindow,
   page: PageAsk,
 ): PageFolders | null {
-  const order = orderOf(tree);
+  const order = orderOf(tree, window.created);
   return order === null || order.undecoded ? null : order.folders(window, page);
-}
-
-/** The folder records a page can come from (1), and the time past which it cannot. */
-export interface PageFolders {
-  only: Uint8Array;
-  edge: number;
-}
-
-/**
- * Which end of a window a page is taken from (`desc`: the newest), how many matches it
- * needs (`k`), the cursor's time (`tie`: `NaN` for none), and what else a file must be to
- * match (a glob, a size bound), given its root-relative path and its held stat.
- */
-export interface PageAsk {
-  desc: boolean;
-  k: number;
-  tie: number;
-  wants: ((path: string, info: Deno.FileInfo) => boolean) | null;
-}
-
-/** A window of modification times, and how a walk from the root reads it. */
-export interface OrderWindow {
-  from: number;
-  to: number;
-  /** Listings read at most this deep (the root's is 1). */
-  maxDepth: number;
-  /** Whether files inside version-control folders are left out (contract §27). */
-  vcsLeftOut: boolean;
 }
 
 /** Bytes the tree's time order takes outside the heap (0 until a question made it). */
@@ -145,9 +116,14 @@ class TimeOrder {
   readonly #tree: FolderTree;
   #snap: TimeSnapshot;
 
-  constructor(tree: FolderTree) {
+  constructor(tree: FolderTree, births: boolean) {
     this.#tree = tree;
-    this.#snap = snapshotOf(tree);
+    this.#snap = snapshotOf(tree, births);
+  }
+
+  /** Whether it orders birth times too. */
+  get births(): boolean {
+    return this.#snap.birth !== null;
   }
 
   /** Whether a name could not be decoded (the order then says nothing). */
@@ -160,7 +136,7 @@ class TimeOrder {
    * or fewer in a small tree (one for every 64 files, at least 4).
    */
   get mergeAt(): number {
-    return Math.min(MERGE_AT, Math.max(4, this.#snap.times.length >> 6));
+    return Math.min(MERGE_AT, Math.max(4, this.#snap.mtime.times.length >> 6));
   }
 
   /** Takes the records changed since into the snapshot (time_snapshot.ts). */
@@ -170,8 +146,9 @@ class TimeOrder {
 
   /** Bytes the snapshot takes. */
   get bytes(): number {
-    const { times, records, depth, vcs } = this.#snap;
-    return times.byteLength + records.byteLength + depth.byteLength + vcs.byteLength;
+    const { mtime, birth, depth, vcs } = this.#snap;
+    const field = (o: FieldOrder | null) => o ? o.times.byteLength + o.records.byteLength : 0;
+    return field(mtime) + field(birth) + depth.byteLength + vcs.byteLength;
   }
 
   /** Whether the tree's marks still describe what changed since the snapshot. */
@@ -190,7 +167,7 @@ class TimeOrder {
   }
 
   folders(
-    { from, to, maxDepth, vcsLeftOut }: OrderWindow,
+    { created, from, to, maxDepth, vcsLeftOut }: OrderWindow,
     { desc, k, tie, wants }: PageAsk,
   ): PageFolders {
     const rec = this.#tree.folders;
@@ -199,7 +176,9 @@ class TimeOrder {
     const mark = (f: number) => {
       for (let c = f; c > 0 && !only[c]; c = rec.parent[c]!) only[c] = 1;
     };
-    const { times, records, depth, vcs } = this.#snap;
+    const { depth, vcs } = this.#snap;
+    const { times, records } = this.#field(created);
+    const column = created ? this.#tree.columns.birth : this.#tree.columns.mtime;
     const changed = rec.changed;
     const lo = firstAtOrAbove(times, from), hi = firstAtOrAbove(times, to);
     let found = 0, edge = NaN;
@@ -213,7 +192,7 @@ class TimeOrder {
       if (wants !== null && f === lastF && t === lastT) continue; // counted with the first
       lastF = f;
       lastT = t;
-      const matches = wants === null ? 1 : this.#wanted(f, t, wants);
+      const matches = wants === null ? 1 : this.#wanted(f, t, column, wants);
       if (matches === 0) continue;
       mark(f);
       if (t !== tie && (found += matches) >= k && Number.isNaN(edge)) edge = t;
@@ -222,18 +201,28 @@ class TimeOrder {
     return { only, edge };
   }
 
+  /** The files in order of one time: birth times when `created`. */
+  #field(created: boolean): FieldOrder {
+    return created ? this.#snap.birth! : this.#snap.mtime;
+  }
+
   /**
-   * How many files of record `f` with time `t` `wants`, all counted at the first of their
-   * places in the snapshot (the others are passed over).
+   * How many files of record `f` with time `t` in `column` `wants`, all counted at the first
+   * of their places in the snapshot (the others are passed over).
    */
-  #wanted(f: number, t: number, wants: (path: string, info: Deno.FileInfo) => boolean): number {
+  #wanted(
+    f: number,
+    t: number,
+    column: Float64Array,
+    wants: (path: string, info: Deno.FileInfo) => boolean,
+  ): number {
     const tree = this.#tree;
     const cols = tree.columns;
     const { first, count } = tree.run(f);
     let n = 0;
     let dir: string | null = null;
     for (let e = first; e < first + count; e++) {
-      if (cols.kind[e]! & DIR || cols.mtime[e] !== t) continue;
+      if (cols.kind[e]! & DIR || column[e] !== t) continue;
       dir ??= relativePath(tree, f);
       const name = tree.nameOf(f, e);
       if (wants(dir === "" ? name : `${dir}/${name}`, infoOf(cols, e))) n++;
@@ -241,13 +230,14 @@ class TimeOrder {
     return n;
   }
 
-  count({ from, to, maxDepth, vcsLeftOut }: OrderWindow): WindowCount | null {
+  count({ created, from, to, maxDepth, vcsLeftOut }: OrderWindow): WindowCount | null {
     if (!this.countable()) return null;
     const tree = this.#tree;
     const rec = tree.folders;
     const changed = rec.changed;
     const out: WindowCount = { matches: 0, vcs: 0 };
-    const { times, records, depth, vcs, deepest, vcsFiles } = this.#snap;
+    const { depth, vcs, deepest } = this.#snap;
+    const { times, records, vcsFiles } = this.#field(created);
     const n = times.length;
     if (
       rec.changes!.length === 0 && maxDepth >= deepest && n > 0 && from <= times[0]! &&
@@ -264,13 +254,14 @@ class TimeOrder {
       else out.matches++;
     }
     const cols = tree.columns;
+    const column = created ? cols.birth : cols.mtime;
     for (const f of rec.changes!) {
       if (!tree.listed(f)) continue;
       const { first, count } = tree.run(f);
       const place = placeOf(tree, f);
       if (place.depth > maxDepth) continue;
       for (let e = first; e < first + count; e++) {
-        const t = cols.mtime[e]!;
+        const t = column[e]!; // none (NaN): never inside
         if (cols.kind[e]! & DIR || !(t >= from && t < to)) continue;
         if (vcsLeftOut && place.vcs) out.vcs++;
         else out.matches++;

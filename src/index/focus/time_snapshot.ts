@@ -1,12 +1,15 @@
 /**
  * A root's files in time order as at one moment (time_order.ts reads it with what changed
- * since): each file's modification time and folder record sorted by time, each record's
- * depth and whether it lies inside a version-control folder (contract §27), and what the
- * order needs at once (the deepest listing, the files inside version-control folders, an
- * undecodable name). Made whole ({@linkcode snapshotOf}: a radix sort of every file), or
- * from the one before and the records changed since ({@linkcode mergedSnapshot}: their
- * files taken out in one pass, their runs as they are now sorted apart and merged in), and
- * then the tree's marks begin again (`FolderRecords.markChanges`).
+ * since): each file's modification time and folder record sorted by time, and, once a
+ * question on created times asked for them, the same of each file's birth time (the files
+ * the system gave one: contract §7), each record's depth and whether it lies inside a
+ * version-control folder (contract §27), and what the order needs at once (the deepest
+ * listing, the files inside version-control folders, an undecodable name). Made whole
+ * ({@linkcode snapshotOf}: a radix sort of every file), or from the one before and the
+ * records changed since ({@linkcode mergedSnapshot}: their files taken out in one pass,
+ * their runs as they are now sorted apart and merged in), and then the tree's marks begin
+ * again (`FolderRecords.markChanges`). Both times are made and merged together, so that one
+ * set of marks says what changed since either.
  *
  * @module
  */
@@ -17,31 +20,41 @@ import { placeOf } from "./record_place.ts";
 /** Changed records the tree lists for the order; past them it is made whole again. */
 export const REMAKE_AT = 4096;
 
+/** A root's files with a time of one field, in order of it. */
+export interface FieldOrder {
+  /** The times, ascending, and each one's folder record. */
+  times: Float64Array;
+  records: Int32Array;
+  /** Of them, those inside version-control folders. */
+  vcsFiles: number;
+}
+
 /** One snapshot of a tree's files in time order. */
 export interface TimeSnapshot {
   /** The tree's count of clears when it was made (a clear voids it). */
   cleared: number;
-  /** The files' times, ascending, and each one's folder record. */
-  times: Float64Array;
-  records: Int32Array;
+  /** Every file by its modification time. */
+  mtime: FieldOrder;
+  /** The files with a birth time by it (contract §7), or `null` when none was asked for. */
+  birth: FieldOrder | null;
   /** Per record: the depth its listing is read at (the root's is 1), and whether inside VCS. */
   depth: Int32Array;
   vcs: Uint8Array;
   /** Whether a name could not be decoded (the order then says nothing). */
   undecoded: boolean;
-  /** The deepest listing, and the files inside version-control folders. */
+  /** The deepest listing. */
   deepest: number;
-  vcsFiles: number;
 }
 
-/** The tree's files in time order now, made whole. */
-export function snapshotOf(tree: FolderTree): TimeSnapshot {
+/** The tree's files in time order now, made whole (with their birth times when `births`). */
+export function snapshotOf(tree: FolderTree, births: boolean): TimeSnapshot {
   const rec = tree.folders;
   const snap = blank(tree, rec.cleared, new Int32Array(rec.length), new Uint8Array(rec.length));
   const listed: number[] = [];
   for (let f = 0; f < rec.length; f++) if (tree.listed(f)) listed.push(f);
-  const [times, owners] = filesOf(tree, listed, snap);
-  [snap.times, snap.records] = sortByTime(times, owners);
+  placed(tree, listed, snap);
+  snap.mtime = sorted(filesOf(tree, listed, snap, tree.columns.mtime));
+  if (births) snap.birth = sorted(filesOf(tree, listed, snap, tree.columns.birth));
   rec.markChanges(REMAKE_AT);
   return snap;
 }
@@ -52,7 +65,6 @@ export function snapshotOf(tree: FolderTree): TimeSnapshot {
  */
 export function mergedSnapshot(tree: FolderTree, old: TimeSnapshot): TimeSnapshot {
   const rec = tree.folders;
-  const changed = rec.changed;
   const depth = new Int32Array(rec.length);
   depth.set(old.depth);
   const vcs = new Uint8Array(rec.length);
@@ -60,34 +72,47 @@ export function mergedSnapshot(tree: FolderTree, old: TimeSnapshot): TimeSnapsho
   const snap = blank(tree, old.cleared, depth, vcs);
   snap.undecoded = old.undecoded;
   snap.deepest = old.deepest;
-  snap.vcsFiles = old.vcsFiles;
+  const listed = rec.changes!.filter((f) => tree.listed(f));
+  placed(tree, listed, snap);
+  const cols = tree.columns;
+  snap.mtime = merged(rec.changed, old, old.mtime, sorted(filesOf(tree, listed, snap, cols.mtime)));
+  if (old.birth) {
+    snap.birth = merged(
+      rec.changed,
+      old,
+      old.birth,
+      sorted(filesOf(tree, listed, snap, cols.birth)),
+    );
+  }
+  rec.markChanges(REMAKE_AT);
+  return snap;
+}
+
+/** `old`'s files of records not `changed`, and `added`, in one order. */
+function merged(changed: Uint8Array, snap: TimeSnapshot, old: FieldOrder, added: FieldOrder) {
   const n = old.times.length;
-  let kept = 0;
+  let kept = 0, vcsFiles = added.vcsFiles;
   for (let i = 0; i < n; i++) {
     const f = old.records[i]!;
-    if (!changed[f]) kept++;
-    else if (old.vcs[f]) snap.vcsFiles--; // the folder's files then
+    if (changed[f]) continue;
+    kept++;
+    if (snap.vcs[f]) vcsFiles++;
   }
-  const [added, owners] = sortByTime(
-    ...filesOf(tree, rec.changes!.filter((f) => tree.listed(f)), snap),
-  );
-  const times = new Float64Array(kept + added.length);
-  const records = new Int32Array(kept + added.length);
+  const m = added.times.length;
+  const times = new Float64Array(kept + m);
+  const records = new Int32Array(kept + m);
   // The old first on a tie: the files of one folder tied on time stay together.
   for (let i = 0, j = 0, o = 0; o < times.length; o++) {
     while (i < n && changed[old.records[i]!]) i++;
-    if (j >= added.length || (i < n && old.times[i]! <= added[j]!)) {
+    if (j >= m || (i < n && old.times[i]! <= added.times[j]!)) {
       times[o] = old.times[i]!;
       records[o] = old.records[i++]!;
     } else {
-      times[o] = added[j]!;
-      records[o] = owners[j++]!;
+      times[o] = added.times[j]!;
+      records[o] = added.records[j++]!;
     }
   }
-  snap.times = times;
-  snap.records = records;
-  rec.markChanges(REMAKE_AT);
-  return snap;
+  return { times, records, vcsFiles };
 }
 
 /** A snapshot with no files yet. */
@@ -97,51 +122,66 @@ function blank(
   depth: Int32Array,
   vcs: Uint8Array,
 ): TimeSnapshot {
+  const none = { times: new Float64Array(), records: new Int32Array(), vcsFiles: 0 };
   return {
     cleared,
-    times: new Float64Array(),
-    records: new Int32Array(),
+    mtime: none,
+    birth: null,
     depth,
     vcs,
     undecoded: false,
     deepest: tree.listed(0) ? 1 : 0,
-    vcsFiles: 0,
   };
 }
 
-/**
- * The files of the `listed` records, their times and records, in record order (each
- * record's place noted in `snap`, and what it says at once).
- */
-function filesOf(
-  tree: FolderTree,
-  listed: number[],
-  snap: TimeSnapshot,
-): [Float64Array, Int32Array] {
-  const cols = tree.columns;
-  let files = 0;
+/** Notes each of the `listed` records' place in `snap`, and what it says at once. */
+function placed(tree: FolderTree, listed: number[], snap: TimeSnapshot): void {
   for (const f of listed) {
     const place = placeOf(tree, f);
     snap.depth[f] = place.depth;
     snap.vcs[f] = place.vcs ? 1 : 0;
     snap.deepest = Math.max(snap.deepest, place.depth);
-    const { first, count, names } = tree.run(f);
-    snap.undecoded ||= names.includes(UNDECODED);
+    snap.undecoded ||= tree.run(f).names.includes(UNDECODED);
+  }
+}
+
+/**
+ * The files of the `listed` records with a time in `column` (an unknown one, NaN: none),
+ * their times and records in record order, and how many lie inside version-control folders.
+ */
+function filesOf(
+  tree: FolderTree,
+  listed: number[],
+  snap: TimeSnapshot,
+  column: Float64Array,
+): FieldOrder {
+  const kind = tree.columns.kind;
+  let files = 0, vcsFiles = 0;
+  for (const f of listed) {
+    const { first, count } = tree.run(f);
     let here = 0;
-    for (let e = first; e < first + count; e++) if (!(cols.kind[e]! & DIR)) here++;
+    for (let e = first; e < first + count; e++) {
+      if (!(kind[e]! & DIR) && !Number.isNaN(column[e]!)) here++;
+    }
     files += here;
-    if (place.vcs) snap.vcsFiles += here;
+    if (snap.vcs[f]) vcsFiles += here;
   }
   const times = new Float64Array(files);
-  const owners = new Int32Array(files);
+  const records = new Int32Array(files);
   let i = 0;
   for (const f of listed) {
     const { first, count } = tree.run(f);
     for (let e = first; e < first + count; e++) {
-      if (cols.kind[e]! & DIR) continue;
-      times[i] = cols.mtime[e]!;
-      owners[i++] = f;
+      if (kind[e]! & DIR || Number.isNaN(column[e]!)) continue;
+      times[i] = column[e]!;
+      records[i++] = f;
     }
   }
-  return [times, owners];
+  return { times, records, vcsFiles };
+}
+
+/** `files` sorted by time (the order of ties kept). */
+function sorted(files: FieldOrder): FieldOrder {
+  const [times, records] = sortByTime(files.times, files.records);
+  return { times, records, vcsFiles: files.vcsFiles };
 }
