@@ -9,6 +9,7 @@ import { sanitize } from "../helpers/sanitize.ts";
 import { connect, textOf } from "../helpers/server.ts";
 import { makeTree, T0 } from "../helpers/tree.ts";
 import { MOST_CHARS } from "../../src/mcp/logging.ts";
+import { until } from "../helpers/until.ts";
 
 const PREFIX = "[file-time-search] info: ";
 
@@ -36,9 +37,14 @@ Deno.test({
       modifiedAfter: "2025-01-01",
     }]);
     for (const [name, args] of calls) await conn.client.callTool({ name, arguments: args });
-    const lines = conn.stderrTail().split("\n").slice(before - 1).filter((l) => l !== "");
-    const perCall = lines.filter((l) => /^\[file-time-search\] \w+: (search|changes)\b/.test(l));
-    assert.equal(perCall.length, calls.length, lines.join("\n"));
+    const logged = () => {
+      const lines = conn.stderrTail().split("\n").slice(before - 1).filter((l) => l !== "");
+      return lines.filter((l) => /^\[file-time-search\] \w+: (search|changes)\b/.test(l));
+    };
+    // The last line may be read after the answer (stderr and stdout are two pipes): waited for.
+    await until(() => logged().length >= calls.length, "a line for every call").catch(() => {});
+    const perCall = logged();
+    assert.equal(perCall.length, calls.length, conn.stderrTail());
     for (const [i, line] of perCall.entries()) {
       const message = line.slice(PREFIX.length);
       assert.ok(message.length <= MOST_CHARS, `${message.length} characters: ${message}`);

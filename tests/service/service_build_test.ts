@@ -208,17 +208,17 @@ Deno.test({
     await readyShared(a);
     const [pid] = servicePids(tree.root);
     const build = BUILD.replace("+", "\\+");
-    assert.match(
-      a.stderrTail(),
+    // Each line is waited for: stderr is read apart from the answers (two pipes).
+    const said = (conn: typeof a, line: RegExp) =>
+      until(() => line.test(conn.stderrTail()), `${line}`);
+    await said(
+      a,
       new RegExp(`index: root #1 started its index service \\(pid ${pid}, build ${build}, `),
     );
-    assert.match(a.stderrTail(), /index: root #1 is ready in its index service/);
+    await said(a, /index: root #1 is ready in its index service/);
     await using b = await session(tree.root);
     await readyShared(b);
-    assert.match(
-      b.stderrTail(),
-      new RegExp(`index: root #1 joined its index service \\(pid ${pid}`),
-    );
+    await said(b, new RegExp(`index: root #1 joined its index service \\(pid ${pid}`));
     Deno.kill(pid!, "SIGKILL");
     await until(
       () => /index: root #1 has no link to its index service: /.test(b.stderrTail()),
