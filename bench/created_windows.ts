@@ -1,6 +1,7 @@
 /**
- * `deno task bench:created`: questions of created times (birth times, contract §7) on a ready
- * index through MCP (issue 59: the order of birth times), medians of `--runs` calls each, beside
+ * `deno task bench:created`: questions of created times (birth times, contract §7), and of files
+ * and folders (`includeDirectories`), on a ready index through MCP (issue 59: the orders of
+ * birth times and of folders), medians of `--runs` calls each, beside
  * `fd`'s walk of the same tree (a modified window of every file: `fd` has no filter of birth
  * times) timed in the same run. The bench trees' files were all made when the tree was, so a
  * window of the last year holds every file and one from the middle of their birth times about
@@ -95,15 +96,20 @@ for (const size of values.sizes.split(",")) {
   const client = await readyServer(root);
   const mid = middleBirth(root);
   console.log(`### ${size} (${entries.toLocaleString("en")} entries)\n`);
-  console.log("| created-time question, newest-100 unless said | ms | x fd | totalMatches |");
+  console.log("| question, newest-100 unless said | ms | x fd | totalMatches |");
   console.log("|---|---:|---:|---:|");
   console.log(`| fd, a walk of every file | ${fdMs.toFixed(0)} | 1.00 | |`);
+  const created = { timeField: "created" };
+  const both = { timeField: "modified", includeDirectories: true, from: "2026-03-01T00:00:00Z" };
   const questions: [string, Record<string, unknown>][] = [
-    ["within the last year (every file)", { within: "365d" }],
-    ["no window", {}],
-    ["from the middle birth time (about half)", { from: mid }],
-    ["the same, oldest-100", { from: mid, sort: "time_asc" }],
-    ["the same, `**/*.md`", { from: mid, glob: "**/*.md" }],
+    ["created within the last year (every file)", { ...created, within: "365d" }],
+    ["created, no window", created],
+    ["created from the middle birth time (about half)", { ...created, from: mid }],
+    ["the same, oldest-100", { ...created, from: mid, sort: "time_asc" }],
+    ["the same, `**/*.md`", { ...created, from: mid, glob: "**/*.md" }],
+    ["files and folders modified since March (a quarter)", both],
+    ["the same, oldest-100", { ...both, sort: "time_asc" }],
+    ["files and folders, no window", { timeField: "modified", includeDirectories: true }],
   ];
   for (const [what, args] of questions) {
     const ms: number[] = [];
@@ -112,7 +118,7 @@ for (const size of values.sizes.split(",")) {
       const t0 = performance.now();
       const r = await client.callTool({
         name: "fs.search_by_time",
-        arguments: { timeField: "created", limit: 100, ...args },
+        arguments: { limit: 100, ...args },
       });
       ms.push(performance.now() - t0);
       if (r.isError) throw new Error(JSON.stringify(r.content));

@@ -55,7 +55,14 @@ Deno.test("held view: the time order is merged in a quiet turn once due, and cou
   const fill = () =>
     scan(fillRequest(root, 1_000), { fs: cache, clock: systemClock, guard: strictGuard });
   await fill();
-  const window = { created: false, from: T0, to: T0 + 10 * DAY, maxDepth: 99, vcsLeftOut: false };
+  const window = {
+    created: false,
+    folders: false,
+    from: T0,
+    to: T0 + 10 * DAY,
+    maxDepth: 99,
+    vcsLeftOut: false,
+  };
   cache.view.keepOrder();
   assert.equal(timeOrderBytes(cache.held), 0, "no order until a question makes one");
   assert.deepEqual(windowCount(cache.held, window), { matches: 50, vcs: 0 });

@@ -3,11 +3,11 @@
  * the tree as it is: under random listings kept, unlisted and dropped, stats recorded and
  * forgotten, the tree cleared, and compactions (threshold 0 or 1), with windows asked
  * between the changes (so that one snapshot carries many changes), every count equals the
- * files inside the window in listings at most `maxDepth` deep, those inside
- * version-control folders apart, and is `null` exactly when something below the root is
- * not known; of modification times or of birth times (a file with none, or 0, is never
- * inside a created window: contract §7). The radix sort is checked against a comparison sort, whole milliseconds and
- * not.
+ * files (and, asked, the folders by their own times) inside the window in listings at most
+ * `maxDepth` deep, those inside version-control folders apart, and is `null` exactly when
+ * something below the root is not known; of modification times or of birth times (a file
+ * with none, or 0, is never inside a created window: contract §7). The radix sort is
+ * checked against a comparison sort, whole milliseconds and not.
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
@@ -31,6 +31,7 @@ const LISTING = fc.uniqueArray(
 );
 const WINDOW = fc.record({
   created: fc.boolean(),
+  folders: fc.boolean(),
   from: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
   to: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
   maxDepth: fc.integer({ min: 1, max: 5 }),
@@ -104,7 +105,12 @@ function plainCount(tree: FolderTree, w: OrderWindow): { matches: number; vcs: n
     for (let e = first; e < first + count; e++) {
       const t = cols.mtime[e]!;
       const time = w.created ? cols.birth[e]! : t; // no birth time (NaN): never inside
-      if (cols.kind[e]! & DIR) { // its own time is not asked for
+      if (cols.kind[e]! & DIR) { // its own time asked for only when folders match too
+        if (w.folders && Number.isNaN(t)) return false;
+        if (w.folders && depth <= w.maxDepth && time >= w.from && time < w.to) {
+          if (vcs && w.vcsLeftOut) out.vcs++;
+          else out.matches++;
+        }
         const sub = cols.sub[e]!;
         if (sub < 0) return false;
         if (!visit(sub, depth + 1, vcs || VCS_FOLDERS.includes(tree.nameOf(folder, e)))) {
@@ -142,7 +148,9 @@ Deno.test("time order: every window's count equals a plain count, through change
             // Every file, nothing changed since the snapshot (made by the first, if need be).
             for (const vcsLeftOut of [true, false]) {
               for (const created of [true, false]) {
-                ask({ created, from: -Infinity, to: Infinity, maxDepth: 9, vcsLeftOut });
+                for (const folders of [true, false]) {
+                  ask({ created, folders, from: -Infinity, to: Infinity, maxDepth: 9, vcsLeftOut });
+                }
               }
             }
           } else if (op.op === "keep") {

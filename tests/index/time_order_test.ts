@@ -4,7 +4,8 @@
  * folder's bounds leave it out), newest-first and oldest-first pages of a window, with a
  * glob or a size bound too, paged to the end with cursors, equal a walk's, totals included
  * where the index gave them, and the index answered them; of modified times, and of created
- * times (the files' birth times: the order of them is made when first asked). The newest file of all lies in
+ * times (the files' birth times: the order of them is made when first asked); of files, and
+ * of files and folders (the folders by their own times). The newest file of all lies in
  * `.git` (left out, contract §27); files tie on their times across and within folders. Then
  * again after changes the snapshot does not hold (times moved, files and a folder removed, a
  * new folder with the newest files).
@@ -61,7 +62,9 @@ Deno.test({
             }]
           ) {
             const plain = !("glob" in also) && !("minSizeBytes" in also);
-            await same({ timeField: "created", sort, limit, ...also }, plain);
+            for (const includeDirectories of [false, true]) {
+              await same({ timeField: "created", sort, limit, includeDirectories, ...also }, plain);
+            }
           }
           for (
             const [from, to, also] of [
@@ -80,7 +83,9 @@ Deno.test({
               ...(from === undefined ? {} : { from: new Date(T0 + from * DAY).toISOString() }),
               ...(to === undefined ? {} : { to: new Date(T0 + to! * DAY).toISOString() }),
             };
-            await same(args, !("glob" in also) && !("minSizeBytes" in also));
+            const plain = !("glob" in also) && !("minSizeBytes" in also);
+            await same(args, plain);
+            await same({ ...args, includeDirectories: true }, plain); // folders by their own times
           }
         }
       }
@@ -162,6 +167,48 @@ Deno.test({
         assert.equal(page.stats.totalMatches, 300, JSON.stringify(asked));
         assert.ok(page.stats.scannedFiles < 150, `${page.stats.scannedFiles} files read`);
       }
+    } finally {
+      index.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "time order: with folders asked for too, a page is read from the folders the order names",
+  ...sanitize,
+  async fn() {
+    // As above: a folder of 300 old files and the newest one, nine of 5 files between; one
+    // folder's own time (d3) among the newest, every other folder's before the window.
+    const spec: Record<string, { mtime: number }> = { "big/newest.txt": { mtime: T0 + 90 * DAY } };
+    for (let f = 0; f < 300; f++) spec[`big/old${f}.txt`] = { mtime: T0 + (f % 10) * DAY };
+    for (let d = 0; d < 9; d++) {
+      for (let f = 0; f < 5; f++) spec[`d${d}/f${f}.txt`] = { mtime: T0 + (40 + d * 5 + f) * DAY };
+    }
+    await using tree = await makeTree(spec);
+    const at = (day: number) => new Date(T0 + day * DAY);
+    for (const name of ["big", ...Array.from({ length: 9 }, (_, d) => `d${d}`)]) {
+      const day = name === "d3" ? 89 : -10;
+      await Deno.utime(tree.abs(name), at(day), at(day));
+    }
+    const index = await readyIndex(tree.root);
+    const clock = { now: () => T0 + 100 * DAY };
+    try {
+      const asked = {
+        timeField: "modified",
+        limit: 5,
+        includeDirectories: true,
+        from: at(0).toISOString(),
+        to: at(95).toISOString(),
+      };
+      const before = index.status()[0]!.answers.index;
+      const page = await engine(tree.root, { scanner: index, clock }).search(asked);
+      assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
+      assert.deepEqual(page.matches.slice(0, 2).map((m) => m.path), ["big/newest.txt", "d3"]);
+      assert.equal(page.stats.totalMatches, 347); // 346 files and d3
+      const walked = await engine(tree.root, { clock }).search(asked);
+      assert.deepEqual(page.matches, walked.matches);
+      // `big`'s 300 old files lie past the page's edge: not read.
+      assert.ok(page.stats.scannedFiles < 50, `${page.stats.scannedFiles} files read`);
     } finally {
       index.close();
     }

@@ -98,7 +98,7 @@ export class HeldView {
   }
 
   /**
-   * The matches inside `focus`, a files-only window counted exactly (focus.ts `exactOf`) of
+   * The matches inside `focus`, a window counted exactly (focus.ts `exactOf`) of
    * a walk from the root (`startPath` ""), from the root's time order (time_order.ts: no
    * folder visited); `null` for any other, or when the index alone cannot tell.
    */
@@ -110,7 +110,7 @@ export class HeldView {
   /** Whether {@linkcode HeldView.windowCount} would count, without counting. */
   windowCountable(focus: Focus | null, startPath: string): boolean {
     const window = countWindow(focus, startPath);
-    return window !== null && windowCountable(this.#tree, window.created);
+    return window !== null && windowCountable(this.#tree, window);
   }
 
   /**

@@ -218,29 +218,30 @@ export function uncounted(outcome: ScanOutcome): ScanOutcome {
 
 /**
  * The window of `focus` as the time order counts it (time_order.ts `windowCount`): a
- * files-only window counted exactly ({@linkcode exactOf}) of a walk from the root
- * (`startPath` ""); `null` for any other.
+ * window (of files, or files and folders) counted exactly ({@linkcode exactOf}) of a walk
+ * from the root (`startPath` ""); `null` for any other.
  */
 export function countWindow(focus: Focus | null, startPath: string): OrderWindow | null {
   const exact = focus?.exact;
-  if (!exact || !focus.filesOnly || startPath !== "") return null;
+  if (!exact || startPath !== "") return null;
   const { from, to, created } = focus;
-  return { created, from, to, maxDepth: exact.maxDepth, vcsLeftOut: exact.vcsLeftOut };
+  const { maxDepth, vcsLeftOut } = exact;
+  return { created, folders: !focus.filesOnly, from, to, maxDepth, vcsLeftOut };
 }
 
 /**
- * What the time order needs to find the folders a time-ordered page of files by modified
- * time from the root can come from (time_order.ts `pageFolders`): the window narrowed to
- * the cursor, how deep the walk reads, whether it leaves version-control folders out, and
- * the page ({@linkcode PageAsk}: with a glob or a size bound, the filter a file must pass,
- * on its held stat). `null` for any other request.
+ * What the time order needs to find the folders a time-ordered page of files (and folders,
+ * when asked for) from the root can come from (time_order.ts `pageFolders`): the window
+ * narrowed to the cursor, how deep the walk reads, whether it leaves version-control folders
+ * out, and the page ({@linkcode PageAsk}: with a glob or a size bound, the filter an entry
+ * must pass, on its held stat). `null` for any other request.
  */
 export function pageOf(
   focus: Focus,
   request: SearchRequest,
 ): { window: OrderWindow; page: PageAsk } | null {
   const { filter, start, order } = request;
-  if (isWalkOrder(order) || start.path !== "" || !focus.filesOnly) return null;
+  if (isWalkOrder(order) || start.path !== "") return null;
   if (!filter.includeFiles || filter.alsoCreated) return null;
   // Files with no created time come last (contract §7, §10): not in the order.
   if (focus.created && filter.includeUnknownTime) return null;
@@ -254,11 +255,13 @@ export function pageOf(
     filter.maxSizeBytes === null;
   const compiled = plain ? null : compileFilter(filter);
   const wants = compiled &&
-    ((path: string, info: Deno.FileInfo) =>
-      compiled.wants(path, false) && typeof compiled.judge(path, false, info) === "object");
+    ((path: string, isDirectory: boolean, info: Deno.FileInfo) =>
+      compiled.wants(path, isDirectory) &&
+      typeof compiled.judge(path, isDirectory, info) === "object");
   return {
     window: {
       created: focus.created,
+      folders: !focus.filesOnly,
       from: range.from,
       to: range.to,
       maxDepth: depthLimit(request),

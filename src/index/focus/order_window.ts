@@ -10,6 +10,8 @@
 export interface OrderWindow {
   /** Of birth times (contract §7: a file with none is never inside). */
   created: boolean;
+  /** Folders match too (their own times), not files alone. */
+  folders: boolean;
   from: number;
   to: number;
   /** Listings read at most this deep (the root's is 1). */
@@ -21,13 +23,13 @@ export interface OrderWindow {
 /**
  * Which end of a window a page is taken from (`desc`: the newest), how many matches it
  * needs (`k`), the cursor's time (`tie`: `NaN` for none), and what else a file must be to
- * match (a glob, a size bound), given its root-relative path and its held stat.
+ * match (a glob, a size bound), given its root-relative path, its kind and its held stat.
  */
 export interface PageAsk {
   desc: boolean;
   k: number;
   tie: number;
-  wants: ((path: string, info: Deno.FileInfo) => boolean) | null;
+  wants: ((path: string, isDirectory: boolean, info: Deno.FileInfo) => boolean) | null;
 }
 
 /** The folder records a page can come from (1), and the time past which it cannot. */

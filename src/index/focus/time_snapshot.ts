@@ -1,6 +1,7 @@
 /**
  * A root's files in time order as at one moment (time_order.ts reads it with what changed
- * since): each file's modification time and folder record sorted by time, and, once a
+ * since): each file's modification time and folder record sorted by time (and apart, the
+ * same of its folders: each one's own time and the record of the listing it is in), and, once a
  * question on created times asked for them, the same of each file's birth time (the files
  * the system gave one: contract §7), each record's depth and whether it lies inside a
  * version-control folder (contract §27), and what the order needs at once (the deepest
@@ -20,23 +21,29 @@ import { placeOf } from "./record_place.ts";
 /** Changed records the tree lists for the order; past them it is made whole again. */
 export const REMAKE_AT = 4096;
 
-/** A root's files with a time of one field, in order of it. */
+/** A root's files (or folders) with a time of one field, in order of it. */
 export interface FieldOrder {
-  /** The times, ascending, and each one's folder record. */
+  /** The times, ascending, and each one's folder record (the listing it is in). */
   times: Float64Array;
   records: Int32Array;
   /** Of them, those inside version-control folders. */
   vcsFiles: number;
 }
 
+/** One time field's order of the files, and apart of the folders. */
+export interface FieldOrders {
+  files: FieldOrder;
+  folders: FieldOrder;
+}
+
 /** One snapshot of a tree's files in time order. */
 export interface TimeSnapshot {
   /** The tree's count of clears when it was made (a clear voids it). */
   cleared: number;
-  /** Every file by its modification time. */
-  mtime: FieldOrder;
-  /** The files with a birth time by it (contract §7), or `null` when none was asked for. */
-  birth: FieldOrder | null;
+  /** Every file and folder by its modification time. */
+  mtime: FieldOrders;
+  /** Those with a birth time by it (contract §7), or `null` when none was asked for. */
+  birth: FieldOrders | null;
   /** Per record: the depth its listing is read at (the root's is 1), and whether inside VCS. */
   depth: Int32Array;
   vcs: Uint8Array;
@@ -53,8 +60,8 @@ export function snapshotOf(tree: FolderTree, births: boolean): TimeSnapshot {
   const listed: number[] = [];
   for (let f = 0; f < rec.length; f++) if (tree.listed(f)) listed.push(f);
   placed(tree, listed, snap);
-  snap.mtime = sorted(filesOf(tree, listed, snap, tree.columns.mtime));
-  if (births) snap.birth = sorted(filesOf(tree, listed, snap, tree.columns.birth));
+  snap.mtime = ordersOf(tree, listed, snap, tree.columns.mtime);
+  if (births) snap.birth = ordersOf(tree, listed, snap, tree.columns.birth);
   rec.markChanges(REMAKE_AT);
   return snap;
 }
@@ -75,15 +82,12 @@ export function mergedSnapshot(tree: FolderTree, old: TimeSnapshot): TimeSnapsho
   const listed = rec.changes!.filter((f) => tree.listed(f));
   placed(tree, listed, snap);
   const cols = tree.columns;
-  snap.mtime = merged(rec.changed, old, old.mtime, sorted(filesOf(tree, listed, snap, cols.mtime)));
-  if (old.birth) {
-    snap.birth = merged(
-      rec.changed,
-      old,
-      old.birth,
-      sorted(filesOf(tree, listed, snap, cols.birth)),
-    );
-  }
+  const both = (was: FieldOrders, added: FieldOrders): FieldOrders => ({
+    files: merged(rec.changed, snap, was.files, added.files),
+    folders: merged(rec.changed, snap, was.folders, added.folders),
+  });
+  snap.mtime = both(old.mtime, ordersOf(tree, listed, snap, cols.mtime));
+  if (old.birth) snap.birth = both(old.birth, ordersOf(tree, listed, snap, cols.birth));
   rec.markChanges(REMAKE_AT);
   return snap;
 }
@@ -125,7 +129,7 @@ function blank(
   const none = { times: new Float64Array(), records: new Int32Array(), vcsFiles: 0 };
   return {
     cleared,
-    mtime: none,
+    mtime: { files: none, folders: none },
     birth: null,
     depth,
     vcs,
@@ -145,34 +149,49 @@ function placed(tree: FolderTree, listed: number[], snap: TimeSnapshot): void {
   }
 }
 
-/**
- * The files of the `listed` records with a time in `column` (an unknown one, NaN: none),
- * their times and records in record order, and how many lie inside version-control folders.
- */
-function filesOf(
+/** The files and, apart, the folders of the `listed` records by `column`, sorted. */
+function ordersOf(
   tree: FolderTree,
   listed: number[],
   snap: TimeSnapshot,
   column: Float64Array,
+): FieldOrders {
+  return {
+    files: sorted(entriesOf(tree, listed, snap, column, 0)),
+    folders: sorted(entriesOf(tree, listed, snap, column, DIR)),
+  };
+}
+
+/**
+ * The files (`dir` 0) or folders (`dir` DIR) of the `listed` records with a time in
+ * `column` (an unknown one, NaN: none), their times and records in record order, and how
+ * many lie inside version-control folders.
+ */
+function entriesOf(
+  tree: FolderTree,
+  listed: number[],
+  snap: TimeSnapshot,
+  column: Float64Array,
+  dir: number,
 ): FieldOrder {
   const kind = tree.columns.kind;
-  let files = 0, vcsFiles = 0;
+  let n = 0, vcsFiles = 0;
   for (const f of listed) {
     const { first, count } = tree.run(f);
     let here = 0;
     for (let e = first; e < first + count; e++) {
-      if (!(kind[e]! & DIR) && !Number.isNaN(column[e]!)) here++;
+      if ((kind[e]! & DIR) === dir && !Number.isNaN(column[e]!)) here++;
     }
-    files += here;
+    n += here;
     if (snap.vcs[f]) vcsFiles += here;
   }
-  const times = new Float64Array(files);
-  const records = new Int32Array(files);
+  const times = new Float64Array(n);
+  const records = new Int32Array(n);
   let i = 0;
   for (const f of listed) {
     const { first, count } = tree.run(f);
     for (let e = first; e < first + count; e++) {
-      if (kind[e]! & DIR || Number.isNaN(column[e]!)) continue;
+      if ((kind[e]! & DIR) !== dir || Number.isNaN(column[e]!)) continue;
       times[i] = column[e]!;
       records[i++] = f;
     }
