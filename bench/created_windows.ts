@@ -1,7 +1,8 @@
 /**
- * `deno task bench:created`: questions of created times (birth times, contract §7), and of files
- * and folders (`includeDirectories`), on a ready index through MCP (issue 59: the orders of
- * birth times and of folders), medians of `--runs` calls each, beside
+ * `deno task bench:created`: questions of created times (birth times, contract §7), of files
+ * and folders (`includeDirectories`), and from the top folder that holds the most files (`path`), on a ready index
+ * through MCP (issue 59: the orders of birth times and of folders, read from a folder below the
+ * root), medians of `--runs` calls each, beside
  * `fd`'s walk of the same tree (a modified window of every file: `fd` has no filter of birth
  * times) timed in the same run. The bench trees' files were all made when the tree was, so a
  * window of the last year holds every file and one from the middle of their birth times about
@@ -72,6 +73,21 @@ function middleBirth(root: string): string {
   return new Date(median(births)).toISOString();
 }
 
+/** The top folder of `root` that holds the most files (counted by `fd`). */
+async function largestTop(root: string): Promise<string> {
+  const bin = await ensureFd();
+  let best = "", most = -1;
+  for (const e of [...Deno.readDirSync(root)].filter((e) => e.isDirectory)) {
+    const out = await new Deno.Command(bin, {
+      args: ["-H", "-I", "-t", "f", ".", path.join(root, e.name)],
+      stdout: "piped",
+    }).output();
+    const n = new TextDecoder().decode(out.stdout).split("\n").length - 1;
+    if (n > most || (n === most && e.name < best)) [best, most] = [e.name, n];
+  }
+  return best;
+}
+
 /** `fd`'s walk of every file of `root` (median of 3, ms). */
 async function fdWalk(root: string): Promise<number> {
   const bin = await ensureFd();
@@ -95,6 +111,7 @@ for (const size of values.sizes.split(",")) {
   const fdMs = await fdWalk(root);
   const client = await readyServer(root);
   const mid = middleBirth(root);
+  const top = await largestTop(root);
   console.log(`### ${size} (${entries.toLocaleString("en")} entries)\n`);
   console.log("| question, newest-100 unless said | ms | x fd | totalMatches |");
   console.log("|---|---:|---:|---:|");
@@ -110,6 +127,12 @@ for (const size of values.sizes.split(",")) {
     ["files and folders modified since March (a quarter)", both],
     ["the same, oldest-100", { ...both, sort: "time_asc" }],
     ["files and folders, no window", { timeField: "modified", includeDirectories: true }],
+    [`files modified since March in \`${top}\` (\`path\`)`, {
+      ...both,
+      includeDirectories: false,
+      path: top,
+    }],
+    ["the same, no window", { timeField: "modified", path: top }],
   ];
   for (const [what, args] of questions) {
     const ms: number[] = [];

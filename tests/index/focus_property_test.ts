@@ -104,6 +104,16 @@ Deno.test({
             },
             [{ ...TIES_ASC, includeDirectories: false, maxDirectories: 2 }],
           ],
+          // Found here (seed 151830864) when the order first counted from a folder below the
+          // root: files and folders from `a` counted 2, the walk 3 (it visits `a` itself).
+          [
+            {
+              "a/a/a": { mtime: T0 + 2 * DAY },
+              a: { kind: "dir", mtime: T0 },
+              "a/a": { kind: "dir", mtime: T0 + DAY },
+            },
+            [{ ...TIES_ASC, sort: "time_desc", limit: 2, start: 0 }],
+          ],
         ],
       },
     );

@@ -58,6 +58,8 @@ Deno.test("held view: the time order is merged in a quiet turn once due, and cou
   const window = {
     created: false,
     folders: false,
+    startAbs: tree.root,
+    visitsStart: false,
     from: T0,
     to: T0 + 10 * DAY,
     maxDepth: 99,

@@ -4,7 +4,7 @@
  * forgotten, the tree cleared, and compactions (threshold 0 or 1), with windows asked
  * between the changes (so that one snapshot carries many changes), every count equals the
  * files (and, asked, the folders by their own times) inside the window in listings at most
- * `maxDepth` deep, those inside version-control folders apart, and is `null` exactly when
+ * `maxDepth` deep from the root or a folder below it, those inside version-control folders apart, and is `null` exactly when
  * something below the root is not known; of modification times or of birth times (a file
  * with none, or 0, is never inside a created window: contract §7). The radix sort is
  * checked against a comparison sort, whole milliseconds and not.
@@ -16,6 +16,7 @@ import { FolderTree } from "../../src/index/store/folder_tree.ts";
 import { recordInfo, reusedInfo } from "../../src/index/store/entry_info.ts";
 import { windowCount } from "../../src/index/focus/time_order.ts";
 import type { OrderWindow } from "../../src/index/focus/order_window.ts";
+import { SCOPE_SHARE } from "../../src/index/focus/order_scope.ts";
 import { sortByTime } from "../../src/index/store/time_sort.ts";
 import { VCS_FOLDERS } from "../../src/walk/mod.ts";
 
@@ -32,6 +33,12 @@ const LISTING = fc.uniqueArray(
 const WINDOW = fc.record({
   created: fc.boolean(),
   folders: fc.boolean(),
+  /** A folder below the root to start from (top ones most often: they hold the most). */
+  start: fc.option(fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 2 }), {
+    nil: undefined,
+  }),
+  /** Whether the walk visits its start below the root itself (a recursive one). */
+  visitsStart: fc.boolean(),
   from: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
   to: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
   maxDepth: fc.integer({ min: 1, max: 5 }),
@@ -93,17 +100,44 @@ function fill(tree: FolderTree, path: string, folder: number, seed: number, time
 }
 
 /**
- * The count of a walk over the tree as it is, or `null` when something below is not known
- * (a folder's own time is not: only files are asked for).
+ * The count of a walk over the tree as it is from `w`'s start, or `null` when something
+ * below the root is not known (a folder's own time only when folders are asked for), or the
+ * start is not a folder held, lies inside a version-control folder (or is one), or holds
+ * less than `SCOPE_SHARE` of the root's files and listings.
  */
 function plainCount(tree: FolderTree, w: OrderWindow): { matches: number; vcs: number } | null {
+  const whole = plainFrom(tree, w, 0);
+  if (w.startAbs === ROOT || whole === null) return whole?.out ?? null;
+  const start = tree.node(w.startAbs, false);
+  const parts = w.startAbs.slice(ROOT.length + 1).split("/");
+  if (start < 0 || parts.some((p) => VCS_FOLDERS.includes(p))) return null;
+  const part = plainFrom(tree, w, start);
+  if (!part || part.size < SCOPE_SHARE * whole.size) return null;
+  if (w.folders && w.visitsStart) { // the start itself, by its time in its parent's listing
+    const { first, count } = tree.run(tree.folders.parent[start]!);
+    for (let e = first; e < first + count; e++) {
+      const t = w.created ? tree.columns.birth[e]! : tree.columns.mtime[e]!;
+      if (tree.columns.sub[e] === start && t >= w.from && t < w.to) part.out.matches++;
+    }
+  }
+  return part.out;
+}
+
+/**
+ * The count of a walk from record `start`, and how many files and listings lie at or below
+ * it; `null` when something below is not known.
+ */
+function plainFrom(tree: FolderTree, w: OrderWindow, start: number) {
   const out = { matches: 0, vcs: 0 };
+  let size = 0;
   const cols = tree.columns;
   const visit = (folder: number, depth: number, vcs: boolean): boolean => {
     if (!tree.listed(folder)) return false;
     const { first, count } = tree.run(folder);
+    size++;
     for (let e = first; e < first + count; e++) {
       const t = cols.mtime[e]!;
+      if (!(cols.kind[e]! & DIR)) size++;
       const time = w.created ? cols.birth[e]! : t; // no birth time (NaN): never inside
       if (cols.kind[e]! & DIR) { // its own time asked for only when folders match too
         if (w.folders && Number.isNaN(t)) return false;
@@ -124,7 +158,7 @@ function plainCount(tree: FolderTree, w: OrderWindow): { matches: number; vcs: n
     }
     return true;
   };
-  return visit(0, 1, false) ? out : null;
+  return visit(start, 1, false) ? { out, size } : null;
 }
 
 Deno.test("time order: every window's count equals a plain count, through changes and compactions", () => {
@@ -149,7 +183,8 @@ Deno.test("time order: every window's count equals a plain count, through change
             for (const vcsLeftOut of [true, false]) {
               for (const created of [true, false]) {
                 for (const folders of [true, false]) {
-                  ask({ created, folders, from: -Infinity, to: Infinity, maxDepth: 9, vcsLeftOut });
+                  const every = { from: -Infinity, to: Infinity, maxDepth: 9, vcsLeftOut };
+                  ask({ created, folders, startAbs: ROOT, visitsStart: false, ...every });
                 }
               }
             }
@@ -175,8 +210,10 @@ Deno.test("time order: every window's count equals a plain count, through change
             const info = op.time === null ? null : reusedInfo(kind, 1, op.time, birth);
             recordInfo(tree, folder, e, info);
           } else {
+            const { start, ...window } = op.window;
             const w = {
-              ...op.window,
+              ...window,
+              startAbs: start === undefined ? ROOT : abs(start),
               from: op.window.from ?? -Infinity,
               to: op.window.to ?? Infinity,
             };

@@ -72,6 +72,8 @@ Deno.test({
               [10, 80, {}],
               [10, 80, { glob: "**/*.md" }],
               [undefined, undefined, { glob: "d1*/**/g*" }],
+              [10, 80, { path: "d2" }], // from a folder below the root
+              [undefined, undefined, { path: "d4/sub", glob: "*.md" }],
               [5, 90, { minSizeBytes: 4, maxSizeBytes: 9 }],
             ] as const
           ) {
@@ -111,17 +113,25 @@ Deno.test({
   },
 });
 
+/** One folder of 300 old files and the newest one; nine of 5 files between (in `at`). */
+function edgeSpec(at = ""): Record<string, { mtime: number }> {
+  const spec: Record<string, { mtime: number }> = {
+    [`${at}big/newest.txt`]: { mtime: T0 + 90 * DAY },
+  };
+  for (let f = 0; f < 300; f++) spec[`${at}big/old${f}.txt`] = { mtime: T0 + (f % 10) * DAY };
+  for (let d = 0; d < 9; d++) {
+    for (let f = 0; f < 5; f++) {
+      spec[`${at}d${d}/f${f}.txt`] = { mtime: T0 + (40 + d * 5 + f) * DAY };
+    }
+  }
+  return spec;
+}
+
 Deno.test({
   name: "time order: a page is read from its folders only down to the order's edge",
   ...sanitize,
   async fn() {
-    // One folder of 300 old files and the newest one; nine of 5 files between.
-    const spec: Record<string, { mtime: number }> = { "big/newest.txt": { mtime: T0 + 90 * DAY } };
-    for (let f = 0; f < 300; f++) spec[`big/old${f}.txt`] = { mtime: T0 + (f % 10) * DAY };
-    for (let d = 0; d < 9; d++) {
-      for (let f = 0; f < 5; f++) spec[`d${d}/f${f}.txt`] = { mtime: T0 + (40 + d * 5 + f) * DAY };
-    }
-    await using tree = await makeTree(spec);
+    await using tree = await makeTree(edgeSpec());
     const index = await readyIndex(tree.root);
     const clock = { now: () => T0 + 100 * DAY };
     try {
@@ -177,14 +187,8 @@ Deno.test({
   name: "time order: with folders asked for too, a page is read from the folders the order names",
   ...sanitize,
   async fn() {
-    // As above: a folder of 300 old files and the newest one, nine of 5 files between; one
-    // folder's own time (d3) among the newest, every other folder's before the window.
-    const spec: Record<string, { mtime: number }> = { "big/newest.txt": { mtime: T0 + 90 * DAY } };
-    for (let f = 0; f < 300; f++) spec[`big/old${f}.txt`] = { mtime: T0 + (f % 10) * DAY };
-    for (let d = 0; d < 9; d++) {
-      for (let f = 0; f < 5; f++) spec[`d${d}/f${f}.txt`] = { mtime: T0 + (40 + d * 5 + f) * DAY };
-    }
-    await using tree = await makeTree(spec);
+    // As above, and one folder's own time (d3) among the newest, every other's before the window.
+    await using tree = await makeTree(edgeSpec());
     const at = (day: number) => new Date(T0 + day * DAY);
     for (const name of ["big", ...Array.from({ length: 9 }, (_, d) => `d${d}`)]) {
       const day = name === "d3" ? 89 : -10;
@@ -209,6 +213,32 @@ Deno.test({
       assert.deepEqual(page.matches, walked.matches);
       // `big`'s 300 old files lie past the page's edge: not read.
       assert.ok(page.stats.scannedFiles < 50, `${page.stats.scannedFiles} files read`);
+    } finally {
+      index.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "time order: a page from a folder below the root is read from the folders the order names",
+  ...sanitize,
+  async fn() {
+    // The tree of the edge test inside `top`, beside an `other` folder of newer files.
+    const spec = edgeSpec("top/");
+    for (let f = 0; f < 20; f++) spec[`other/n${f}.txt`] = { mtime: T0 + 95 * DAY };
+    await using tree = await makeTree(spec);
+    const index = await readyIndex(tree.root);
+    const clock = { now: () => T0 + 100 * DAY };
+    try {
+      for (const args of [{}, { from: new Date(T0).toISOString() }]) {
+        const asked = { timeField: "modified", limit: 5, path: "top", ...args };
+        const before = index.status()[0]!.answers.index;
+        const page = await engine(tree.root, { scanner: index, clock }).search(asked);
+        assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
+        assert.equal(page.matches[0]!.path, "top/big/newest.txt");
+        assert.equal(page.stats.totalMatches, 346);
+        assert.ok(page.stats.scannedFiles < 50, `${page.stats.scannedFiles} files read`);
+      }
     } finally {
       index.close();
     }

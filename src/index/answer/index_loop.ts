@@ -234,7 +234,7 @@ async function checkedScan(
     index.focus(focus);
     index.begin(lagging.folders());
     // A whole window counted from the root's time order (time_order.ts): drops only noted.
-    const ordered = index.view.windowCountable(focus, request.start.path);
+    const ordered = index.view.windowCountable(focus);
     if (focus?.exact) focus.exact.counted = ordered;
     if (focus) delete focus.only;
     const asked = focus && cut && plan.keepAll === 0 ? pageOf(focus, request) : null;
@@ -255,7 +255,7 @@ async function checkedScan(
       continue;
     }
     // Counted after the scan: what it read from disk meanwhile is in the tree.
-    const count = ordered ? index.view.windowCount(focus, request.start.path) : null;
+    const count = ordered ? index.view.windowCount(focus) : null;
     const known = dropped.exact === dropped.beyond && (count !== null || !ordered);
     if (dropped.beyond > 0 && known && outcome.stopped === null) {
       outcome = count ? withCount(outcome, count) : withDrops(outcome, dropped);

@@ -102,14 +102,14 @@ export class HeldView {
    * a walk from the root (`startPath` ""), from the root's time order (time_order.ts: no
    * folder visited); `null` for any other, or when the index alone cannot tell.
    */
-  windowCount(focus: Focus | null, startPath: string): WindowCount | null {
-    const window = countWindow(focus, startPath);
+  windowCount(focus: Focus | null): WindowCount | null {
+    const window = countWindow(focus);
     return window && windowCount(this.#tree, window);
   }
 
   /** Whether {@linkcode HeldView.windowCount} would count, without counting. */
-  windowCountable(focus: Focus | null, startPath: string): boolean {
-    const window = countWindow(focus, startPath);
+  windowCountable(focus: Focus | null): boolean {
+    const window = countWindow(focus);
     return window !== null && windowCountable(this.#tree, window);
   }
 

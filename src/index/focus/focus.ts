@@ -103,6 +103,8 @@ export interface ExactCount {
   startAbs: string;
   /** Listings read at most this deep (the start's own is 1). */
   maxDepth: number;
+  /** Whether the walk visits a start below the root itself (a recursive one: scan.ts). */
+  visitsStart: boolean;
   /** Whether entries inside version-control folders below the start are left out (§27). */
   vcsLeftOut: boolean;
   /** Set when the window's matches are counted from the root's time order (time_order.ts). */
@@ -114,16 +116,28 @@ export interface ExactCount {
  * drop inside the window can be counted); `undefined` otherwise.
  */
 export function exactOf(request: SearchRequest): ExactCount | undefined {
-  const { filter, root, start } = request;
+  const { filter } = request;
   if (filter.glob !== null || filter.minSizeBytes !== null || filter.maxSizeBytes !== null) return;
   if (!filter.includeFiles || filter.alsoCreated) return;
   // A file with no created time matches every created window then (contract §7).
   if (filter.timeField === "created" && filter.includeUnknownTime) return;
+  return {
+    startAbs: startAbsOf(request),
+    maxDepth: depthLimit(request),
+    visitsStart: visitsStart(request),
+    vcsLeftOut: !filter.includeVcs,
+  };
+}
+
+/** Whether the walk of `request` visits its start below the root itself (scan.ts). */
+function visitsStart({ start }: SearchRequest): boolean {
+  return start.recursive && start.path !== "";
+}
+
+/** The absolute path of the folder the walk of `request` starts from, as it builds it. */
+function startAbsOf({ root, start }: SearchRequest): string {
   const sep = hostRules.sep;
-  const startAbs = start.path === ""
-    ? root.realPath
-    : root.realPath + sep + start.path.split("/").join(sep);
-  return { startAbs, maxDepth: depthLimit(request), vcsLeftOut: !filter.includeVcs };
+  return start.path === "" ? root.realPath : root.realPath + sep + start.path.split("/").join(sep);
 }
 
 /**
@@ -221,12 +235,13 @@ export function uncounted(outcome: ScanOutcome): ScanOutcome {
  * window (of files, or files and folders) counted exactly ({@linkcode exactOf}) of a walk
  * from the root (`startPath` ""); `null` for any other.
  */
-export function countWindow(focus: Focus | null, startPath: string): OrderWindow | null {
+export function countWindow(focus: Focus | null): OrderWindow | null {
   const exact = focus?.exact;
-  if (!exact || startPath !== "") return null;
+  if (!exact) return null;
   const { from, to, created } = focus;
-  const { maxDepth, vcsLeftOut } = exact;
-  return { created, folders: !focus.filesOnly, from, to, maxDepth, vcsLeftOut };
+  const { startAbs, visitsStart, maxDepth, vcsLeftOut } = exact;
+  const folders = !focus.filesOnly;
+  return { created, folders, startAbs, visitsStart, from, to, maxDepth, vcsLeftOut };
 }
 
 /**
@@ -240,8 +255,8 @@ export function pageOf(
   focus: Focus,
   request: SearchRequest,
 ): { window: OrderWindow; page: PageAsk } | null {
-  const { filter, start, order } = request;
-  if (isWalkOrder(order) || start.path !== "") return null;
+  const { filter, order } = request;
+  if (isWalkOrder(order)) return null;
   if (!filter.includeFiles || filter.alsoCreated) return null;
   // Files with no created time come last (contract §7, §10): not in the order.
   if (focus.created && filter.includeUnknownTime) return null;
@@ -262,6 +277,8 @@ export function pageOf(
     window: {
       created: focus.created,
       folders: !focus.filesOnly,
+      startAbs: startAbsOf(request),
+      visitsStart: visitsStart(request),
       from: range.from,
       to: range.to,
       maxDepth: depthLimit(request),

@@ -1,5 +1,6 @@
 /**
- * A window's count from a root's time order (time_order.ts): in each of the snapshot's
+ * A window's count from a root's time order (time_order.ts), from the root or a folder below
+ * it (order_scope.ts): in each of the snapshot's
  * orders it asks of (the files, and the folders where folders match too), two binary
  * searches and one pass over the window's range, version-control folders apart (contract
  * §27) and listings past `maxDepth` left out; no pass at all for a range that holds every
@@ -12,23 +13,41 @@ import { DIR, firstAtOrAbove, type FolderTree } from "../store/mod.ts";
 import { placeOf } from "./record_place.ts";
 import type { FieldOrder, TimeSnapshot } from "./time_snapshot.ts";
 import type { OrderWindow, WindowCount } from "./order_window.ts";
+import type { Scope } from "./order_scope.ts";
 
-/** The matches of `window` in `tree`, whose order as at the snapshot is `snap`. */
-export function countOf(tree: FolderTree, snap: TimeSnapshot, window: OrderWindow): WindowCount {
-  const { created, folders, from, to, maxDepth, vcsLeftOut } = window;
+/**
+ * The matches of `window` in `tree`, whose order as at the snapshot is `snap`, read by a walk
+ * that reaches `scope`.
+ */
+export function countOf(
+  tree: FolderTree,
+  snap: TimeSnapshot,
+  window: OrderWindow,
+  scope: Scope,
+): WindowCount {
+  const { created, folders, from, to, vcsLeftOut } = window;
+  const { lastDepth, below } = scope;
   const rec = tree.folders;
   const orders = created ? snap.birth! : snap.mtime;
   const out: WindowCount = { matches: 0, vcs: 0 };
   for (const order of folders ? [orders.files, orders.folders] : [orders.files]) {
-    countRange(order, snap, window, rec.changed, rec.changes!.length === 0, out);
+    countRange(order, snap, window, scope, rec.changed, rec.changes!.length === 0, out);
   }
   const cols = tree.columns;
   const column = created ? cols.birth : cols.mtime;
+  // A start below the root is visited itself (scan.ts): its own time in its parent's listing.
+  if (folders && window.visitsStart && scope.start !== 0) {
+    const { first, count } = tree.run(rec.parent[scope.start]!);
+    for (let e = first; e < first + count; e++) {
+      const t = column[e]!;
+      if (cols.sub[e] === scope.start && t >= from && t < to) out.matches++;
+    }
+  }
   for (const f of rec.changes!) {
-    if (!tree.listed(f)) continue;
+    if (!tree.listed(f) || (below && !below(f))) continue;
     const { first, count } = tree.run(f);
     const place = placeOf(tree, f);
-    if (place.depth > maxDepth) continue;
+    if (place.depth > lastDepth) continue;
     for (let e = first; e < first + count; e++) {
       const t = column[e]!; // none (NaN): never inside
       if ((!folders && (cols.kind[e]! & DIR) !== 0) || !(t >= from && t < to)) continue;
@@ -43,14 +62,16 @@ export function countOf(tree: FolderTree, snap: TimeSnapshot, window: OrderWindo
 function countRange(
   order: FieldOrder,
   snap: TimeSnapshot,
-  { from, to, maxDepth, vcsLeftOut }: OrderWindow,
+  { from, to, vcsLeftOut }: OrderWindow,
+  { lastDepth, below }: Scope,
   changed: Uint8Array,
   unchanged: boolean,
   out: WindowCount,
 ): void {
   const { times, records, vcsFiles } = order;
   const n = times.length;
-  if (unchanged && maxDepth >= snap.deepest && n > 0 && from <= times[0]! && to > times[n - 1]!) {
+  const whole = unchanged && below === null && lastDepth >= snap.deepest;
+  if (whole && n > 0 && from <= times[0]! && to > times[n - 1]!) {
     const left = vcsLeftOut ? vcsFiles : 0; // every one, as at the snapshot: no pass over them
     out.matches += n - left;
     out.vcs += left;
@@ -60,7 +81,7 @@ function countRange(
   const end = firstAtOrAbove(times, to);
   for (let i = firstAtOrAbove(times, from); i < end; i++) {
     const f = records[i]!;
-    if (changed[f] || depth[f]! > maxDepth) continue;
+    if (changed[f] || depth[f]! > lastDepth || (below && !below(f))) continue;
     if (vcsLeftOut && vcs[f]) out.vcs++;
     else out.matches++;
   }

@@ -11,13 +11,18 @@ import { DIR, firstAtOrAbove, type FolderTree, infoOf } from "../store/mod.ts";
 import { relativePath } from "./record_place.ts";
 import type { TimeSnapshot } from "./time_snapshot.ts";
 import type { OrderWindow, PageAsk, PageFolders } from "./order_window.ts";
+import type { Scope } from "./order_scope.ts";
 
-/** The folders a page of `window` can come from in `tree`, its order at the snapshot `snap`. */
+/**
+ * The folders a page of `window` can come from in `tree`, its order at the snapshot `snap`,
+ * for a walk that reaches `scope`.
+ */
 export function pageFoldersOf(
   tree: FolderTree,
   snap: TimeSnapshot,
-  { created, folders, from, to, maxDepth, vcsLeftOut }: OrderWindow,
+  { created, folders, from, to, vcsLeftOut }: OrderWindow,
   { desc, k, tie, wants }: PageAsk,
+  { lastDepth, below }: Scope,
 ): PageFolders {
   const rec = tree.folders;
   const only = new Uint8Array(rec.length);
@@ -48,7 +53,8 @@ export function pageFoldersOf(
     const i = at[l]!;
     at[l] = i + step;
     const f = lists[l]!.records[i]!, t = lists[l]!.times[i]!;
-    if (changed[f] || depth[f]! > maxDepth || (vcsLeftOut && vcs[f])) continue;
+    if (changed[f] || depth[f]! > lastDepth || (vcsLeftOut && vcs[f])) continue;
+    if (below && !below(f)) continue;
     if (found >= k && t !== edge) break; // past the k-th and those tied with it
     if (wants !== null && f === lastF && t === lastT && l === lastL) continue; // with the first
     lastF = f;

@@ -6,15 +6,19 @@
  * @module
  */
 
-/** A window of modification (or birth) times, and how a walk from the root reads it. */
+/** A window of modification (or birth) times, and how a walk from its start reads it. */
 export interface OrderWindow {
   /** Of birth times (contract §7: a file with none is never inside). */
   created: boolean;
   /** Folders match too (their own times), not files alone. */
   folders: boolean;
+  /** The absolute path of the folder the walk starts from (the root's, or one below it). */
+  startAbs: string;
+  /** Whether the walk visits a start below the root itself: a match, a folder in the window. */
+  visitsStart: boolean;
   from: number;
   to: number;
-  /** Listings read at most this deep (the root's is 1). */
+  /** Listings read at most this deep (the start's is 1). */
   maxDepth: number;
   /** Whether files inside version-control folders are left out (contract §27). */
   vcsLeftOut: boolean;

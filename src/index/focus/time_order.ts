@@ -34,6 +34,7 @@ import {
 import type { OrderWindow, PageAsk, PageFolders, WindowCount } from "./order_window.ts";
 import { countOf } from "./order_count.ts";
 import { pageFoldersOf } from "./order_page.ts";
+import { scopeOf } from "./order_scope.ts";
 import { boundBelow, type FolderTree } from "../store/mod.ts";
 
 /**
@@ -64,7 +65,7 @@ export function windowCount(
  * window's range.
  */
 export function windowCountable(tree: FolderTree, window: OrderWindow): boolean {
-  return orderFor(tree, window)?.countable() ?? false;
+  return orderFor(tree, window)?.countsFor(window) ?? false;
 }
 
 /**
@@ -183,11 +184,19 @@ class TimeOrder {
     );
   }
 
-  folders(window: OrderWindow, page: PageAsk): PageFolders {
-    return pageFoldersOf(this.#tree, this.#snap, window, page);
+  /** The folders a page can come from (`null` when the walk's start has no scope). */
+  folders(window: OrderWindow, page: PageAsk): PageFolders | null {
+    const scope = scopeOf(this.#tree, window.startAbs, window.maxDepth);
+    return scope && pageFoldersOf(this.#tree, this.#snap, window, page, scope);
+  }
+
+  /** Whether `window` can be counted: its start has a scope, and every name was decoded. */
+  countsFor(window: OrderWindow): boolean {
+    return scopeOf(this.#tree, window.startAbs, window.maxDepth) !== null && this.countable();
   }
 
   count(window: OrderWindow): WindowCount | null {
-    return this.countable() ? countOf(this.#tree, this.#snap, window) : null;
+    const scope = scopeOf(this.#tree, window.startAbs, window.maxDepth);
+    return scope && this.countable() ? countOf(this.#tree, this.#snap, window, scope) : null;
   }
 }
