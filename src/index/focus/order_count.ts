@@ -63,7 +63,7 @@ function countRange(
   order: FieldOrder,
   snap: TimeSnapshot,
   { from, to, vcsLeftOut }: OrderWindow,
-  { lastDepth, below }: Scope,
+  { lastDepth, below, marks }: Scope,
   changed: Uint8Array,
   unchanged: boolean,
   out: WindowCount,
@@ -81,7 +81,8 @@ function countRange(
   const end = firstAtOrAbove(times, to);
   for (let i = firstAtOrAbove(times, from); i < end; i++) {
     const f = records[i]!;
-    if (changed[f] || depth[f]! > lastDepth || (below && !below(f))) continue;
+    if (changed[f] || depth[f]! > lastDepth) continue;
+    if (marks && marks[f] !== 1 && (marks[f] === 2 || !below!(f))) continue; // not below the start
     if (vcsLeftOut && vcs[f]) out.vcs++;
     else out.matches++;
   }

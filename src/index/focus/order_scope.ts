@@ -23,30 +23,35 @@ export interface Scope {
   start: number;
   /** Listings at most this deep from the root (the root's is 1) are read. */
   lastDepth: number;
-  /** Whether a record lies at or below the start; `null` for the root (every record does). */
+  /**
+   * Whether a record lies at or below the start (`null` for the root: every record does):
+   * read `marks[f]` first (1 below, 2 not, 0 not known yet: then call `below`).
+   */
   below: ((f: number) => boolean) | null;
+  marks: Uint8Array | null;
 }
 
 /** The reach of a walk from `startAbs` reading `maxDepth` deep, or `null` (above). */
 export function scopeOf(tree: FolderTree, startAbs: string, maxDepth: number): Scope | null {
   const start = tree.node(startAbs, false);
   if (start < 0 || !tree.listed(start)) return null;
-  if (start === 0) return { start, lastDepth: maxDepth, below: null };
+  if (start === 0) return { start, lastDepth: maxDepth, below: null, marks: null };
   const rec = tree.folders;
   const size = (f: number) => rec.files[f]! + rec.listings[f]!;
   if (size(start) < SCOPE_SHARE * size(0)) return null;
   const place = placeOf(tree, start);
   if (place.vcs) return null;
-  return { start, lastDepth: maxDepth + place.depth - 1, below: belowOf(tree, start) };
+  const marks = new Uint8Array(rec.length); // 0: not known yet, 1: below, 2: not
+  const lastDepth = maxDepth + place.depth - 1;
+  return { start, lastDepth, below: belowOf(tree, start, marks), marks };
 }
 
 /**
  * Whether a record lies at or below `start`, each record's way up looked at once, as it is
  * first asked of (a question asks of the records in its window, not of every one).
  */
-function belowOf(tree: FolderTree, start: number): (f: number) => boolean {
+function belowOf(tree: FolderTree, start: number, mark: Uint8Array): (f: number) => boolean {
   const rec = tree.folders;
-  const mark = new Uint8Array(rec.length); // 0: not known yet, 1: below, 2: not
   mark[start] = 1;
   mark[0] = 2;
   const way: number[] = [];
