@@ -131,25 +131,34 @@ Deno.test({
   name: "time order: a page is read from its folders only down to the order's edge",
   ...sanitize,
   async fn() {
-    await using tree = await makeTree(edgeSpec());
-    const index = await readyIndex(tree.root);
-    const clock = { now: () => T0 + 100 * DAY };
-    try {
-      for (const args of [{}, { from: new Date(T0).toISOString() }]) {
-        const asked = { timeField: "modified", limit: 5, ...args };
-        const before = index.status()[0]!.answers.index;
-        const page = await engine(tree.root, { scanner: index, clock }).search(asked);
-        assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
-        assert.equal(page.matches[0]!.path, "big/newest.txt");
-        assert.equal(page.stats.totalMatches, 346);
-        // `big`'s 300 old files lie past the edge (the 5th newest file's time): not read.
-        assert.ok(page.stats.scannedFiles < 50, `${page.stats.scannedFiles} files read`);
-      }
-    } finally {
-      index.close();
-    }
+    await readsToEdge(edgeSpec(), "");
   },
 });
+
+/**
+ * Newest-5 of the edge tree (laid inside `at`, and asked from there), with no window and
+ * with one: answered by the index, counted, and read only down to the page's edge.
+ */
+async function readsToEdge(spec: Record<string, { mtime: number }>, at: string): Promise<void> {
+  await using tree = await makeTree(spec);
+  const index = await readyIndex(tree.root);
+  const clock = { now: () => T0 + 100 * DAY };
+  try {
+    for (const args of [{}, { from: new Date(T0).toISOString() }]) {
+      const path = at === "" ? {} : { path: at.slice(0, -1) };
+      const asked = { timeField: "modified", limit: 5, ...path, ...args };
+      const before = index.status()[0]!.answers.index;
+      const page = await engine(tree.root, { scanner: index, clock }).search(asked);
+      assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
+      assert.equal(page.matches[0]!.path, `${at}big/newest.txt`);
+      assert.equal(page.stats.totalMatches, 346);
+      // `big`'s 300 old files lie past the edge (the 5th newest file's time): not read.
+      assert.ok(page.stats.scannedFiles < 50, `${page.stats.scannedFiles} files read`);
+    }
+  } finally {
+    index.close();
+  }
+}
 
 Deno.test({
   name: "time order: a created window is counted and paged from the order of birth times",
@@ -226,21 +235,6 @@ Deno.test({
     // The tree of the edge test inside `top`, beside an `other` folder of newer files.
     const spec = edgeSpec("top/");
     for (let f = 0; f < 20; f++) spec[`other/n${f}.txt`] = { mtime: T0 + 95 * DAY };
-    await using tree = await makeTree(spec);
-    const index = await readyIndex(tree.root);
-    const clock = { now: () => T0 + 100 * DAY };
-    try {
-      for (const args of [{}, { from: new Date(T0).toISOString() }]) {
-        const asked = { timeField: "modified", limit: 5, path: "top", ...args };
-        const before = index.status()[0]!.answers.index;
-        const page = await engine(tree.root, { scanner: index, clock }).search(asked);
-        assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
-        assert.equal(page.matches[0]!.path, "top/big/newest.txt");
-        assert.equal(page.stats.totalMatches, 346);
-        assert.ok(page.stats.scannedFiles < 50, `${page.stats.scannedFiles} files read`);
-      }
-    } finally {
-      index.close();
-    }
+    await readsToEdge(spec, "top/");
   },
 });

@@ -98,9 +98,9 @@ export class HeldView {
   }
 
   /**
-   * The matches inside `focus`, a window counted exactly (focus.ts `exactOf`) of
-   * a walk from the root (`startPath` ""), from the root's time order (time_order.ts: no
-   * folder visited); `null` for any other, or when the index alone cannot tell.
+   * The matches inside `focus`, a window counted exactly (focus.ts `exactOf`) of a walk from
+   * the root or a folder below it, from the root's time order (time_order.ts: no folder
+   * visited); `null` for any other, or when the index alone cannot tell.
    */
   windowCount(focus: Focus | null): WindowCount | null {
     const window = countWindow(focus);

@@ -233,7 +233,8 @@ export function uncounted(outcome: ScanOutcome): ScanOutcome {
 /**
  * The window of `focus` as the time order counts it (time_order.ts `windowCount`): a
  * window (of files, or files and folders) counted exactly ({@linkcode exactOf}) of a walk
- * from the root (`startPath` ""); `null` for any other.
+ * from the root or a folder below it (time_order.ts says whether it can count that one);
+ * `null` for any other.
  */
 export function countWindow(focus: Focus | null): OrderWindow | null {
   const exact = focus?.exact;
@@ -246,10 +247,10 @@ export function countWindow(focus: Focus | null): OrderWindow | null {
 
 /**
  * What the time order needs to find the folders a time-ordered page of files (and folders,
- * when asked for) from the root can come from (time_order.ts `pageFolders`): the window
- * narrowed to the cursor, how deep the walk reads, whether it leaves version-control folders
- * out, and the page ({@linkcode PageAsk}: with a glob or a size bound, the filter an entry
- * must pass, on its held stat). `null` for any other request.
+ * when asked for) from the root or a folder below it can come from (time_order.ts
+ * `pageFolders`): the window narrowed to the cursor, how deep the walk reads, whether it
+ * leaves version-control folders out, and the page ({@linkcode PageAsk}: with a glob or a
+ * size bound, the filter an entry must pass, on its held stat). `null` for any other request.
  */
 export function pageOf(
   focus: Focus,

@@ -1,10 +1,10 @@
 /**
  * A window's count from a root's time order (time_order.ts), from the root or a folder below
- * it (order_scope.ts): in each of the snapshot's
- * orders it asks of (the files, and the folders where folders match too), two binary
- * searches and one pass over the window's range, version-control folders apart (contract
- * §27) and listings past `maxDepth` left out; no pass at all for a range that holds every
- * one while nothing changed since the snapshot. The records changed since are passed over
+ * it (order_scope.ts): in each of the snapshot's orders it asks of (the files, and the
+ * folders where folders match too), two binary searches and one pass over the window's
+ * range, version-control folders apart (contract §27) and listings past `maxDepth` left out;
+ * no pass at all, from the root, for a range that holds every one while nothing changed
+ * since the snapshot. The records changed since are passed over
  * in the snapshot and read as they are now.
  *
  * @module

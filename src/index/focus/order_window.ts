@@ -1,7 +1,7 @@
 /**
  * What the time order (time_order.ts) is asked and answers: a window of one time field and
- * how a walk from the root reads it, a time-ordered page, the folders that page can come
- * from, and a window's count.
+ * how a walk from its start (the root, or a folder below it) reads it, a time-ordered page,
+ * the folders that page can come from, and a window's count.
  *
  * @module
  */

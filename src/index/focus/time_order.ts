@@ -12,14 +12,15 @@
  * {@linkcode MERGE_AT} changed records they are merged into the snapshot, and past
  * `REMAKE_AT`, or after the tree was cleared, the snapshot is made whole again.
  *
- * It counts what a walk from the root counts as matches of a window of files (or files and
- * folders, by their own times) with no glob, size bound, exclude or ignore file (focus.ts
- * `exactOf`), of either time (an entry with no birth time is no match of a created window:
- * contract §7): those inside the window in listings read at most `maxDepth` deep, those
- * inside version-control folders apart (order_count.ts); and it names the folders a
- * time-ordered page can come from, a glob or size bound included (order_page.ts). It says
- * nothing (`null`) while anything below the root is not known (a listing not held, a stat
- * not read: the root's bounds, subtree_times.ts) or a name could not be decoded.
+ * It counts what a walk from the root (or a folder below it: order_scope.ts) counts as
+ * matches of a window of files (or files and folders, by their own times) with no glob,
+ * size bound, exclude or ignore file (focus.ts `exactOf`), of either time (an entry with no
+ * birth time is no match of a created window: contract §7): those inside the window in
+ * listings read at most `maxDepth` deep, those inside version-control folders apart
+ * (order_count.ts); and it names the folders a time-ordered page can come from, a glob or
+ * size bound included (order_page.ts). It says nothing (`null`) while anything below the
+ * root is not known (a listing not held, a stat not read: the root's bounds,
+ * subtree_times.ts) or a name could not be decoded.
  *
  * @module
  */
@@ -47,10 +48,10 @@ export const MERGE_AT = 64;
 const orders = new WeakMap<FolderTree, TimeOrder>();
 
 /**
- * The matches of the files-only window `[from, to)` of modification times, counted as a
- * walk from the root reading listings at most `maxDepth` deep counts them, with those
- * inside version-control folders apart when `vcsLeftOut`; `null` when the index alone
- * cannot tell.
+ * The matches of `window` (`[from, to)` of one time field, of files or files and folders),
+ * counted as a walk from its start reading listings at most `maxDepth` deep counts them,
+ * with those inside version-control folders apart when `vcsLeftOut`; `null` when the index
+ * alone cannot tell, or the start has no scope (order_scope.ts).
  */
 export function windowCount(
   tree: FolderTree,
