@@ -3,7 +3,8 @@
  * service of this user stopped before each part, the servers started by `deno` itself:
  * the first call at start-up (a windowed newest-100; the call that starts the service)
  * beside the same call of an `INDEX=off` server, medians of `--runs`; three sessions
- * started at once, each asking its first call at once; the time to `ready` of the
+ * started at once, each asking its first call at once; three sessions asking their first
+ * call at once while a service another session started builds the index; the time to `ready` of the
  * service's index idle and with a call a second, beside the Deno walk floor (two workers'
  * `readDirSync` + `lstatSync`) and `fd`, measured in the same run.
  *
@@ -67,14 +68,15 @@ async function session(root: string, env: Record<string, string>) {
     if (r.isError) throw new Error(JSON.stringify(r.content));
     return performance.now() - t0;
   };
-  const ready = async () => {
+  const state = async () => {
     const r = await client.callTool({ name: "fs.list_roots", arguments: {} });
     const index = (r.structuredContent as {
       roots: { index: { state: string; shared?: { sessions?: number } } }[];
     }).roots[0]!.index;
-    return index.state === "ready";
+    return index.shared?.sessions ? index.state : "reached";
   };
-  return { call, ready, close: () => client.close() };
+  const ready = async () => (await state()) === "ready";
+  return { call, ready, state, close: () => client.close() };
 }
 
 /** Starts a session, then asks `every` ms (0: never) until its index is ready: ms to ready. */
@@ -130,6 +132,22 @@ for (const size of values.sizes.split(",")) {
     `Three sessions at once, first calls: ${three.map((t) => s1(t.ms)).join(", ")} s (${
       three.map((t) => (t.ms / walk).toFixed(2)).join(", ")
     }x the INDEX=off call).`,
+  );
+  // Three sessions asking at once while a service another session started builds the index.
+  const opener = await session(root, {});
+  while ((await opener.state()) !== "building") await new Promise((r) => setTimeout(r, 50));
+  const joining = await Promise.all([0, 1, 2].map(async (n) => {
+    const s = await session(root, {});
+    const ms = await s.call(20 + n);
+    return { ms, close: s.close };
+  }));
+  for (const t of joining) await t.close();
+  await opener.close();
+  await stopAll();
+  console.log(
+    `Three sessions at once during a build, first calls: ${
+      joining.map((t) => s1(t.ms)).join(", ")
+    } s (${joining.map((t) => (t.ms / walk).toFixed(2)).join(", ")}x the INDEX=off call).`,
   );
   const floorMs = await floor(root);
   const fdMs = await fd(root, 0);

@@ -21,6 +21,12 @@ const RETRY_MS = 1000;
 /** How long a call waits for a link that dropped to be made again before it walks. */
 const REJOIN_MS = 3000;
 /**
+ * How long a call waits for a link being made to a service that is already there (no
+ * service had to be started) before it walks: the service answers where its build runs,
+ * so that calls of several sessions during a build cost one walk (contract §28a).
+ */
+const JOIN_WAIT_MS = 1000;
+/**
  * When a service none answers for is started, against this session's walks (as a live
  * index starts against its calls, call_gate.ts): once none ran for `quietMs`; after
  * `soonMs`, in the first gap; after `latestMs`, anyway.
@@ -36,6 +42,8 @@ interface Link {
   triedAt: number;
   /** It was up and dropped: the next call reconnects at once and waits for it. */
   rejoin: boolean;
+  /** No service answered and one is being started: a call walks at once meanwhile. */
+  starting: boolean;
   /** Calls waiting for the link to be up or down. */
   waiters: (() => void)[];
   /** This session's walks of the root under way, and whether its service was told (hold). */
@@ -84,6 +92,7 @@ export class ServiceLinks {
       failures: 0,
       triedAt: -Infinity,
       rejoin: false,
+      starting: false,
       waiters: [],
       walks: new Map(),
     }));
@@ -139,6 +148,7 @@ export class ServiceLinks {
   ): Promise<FromService | string> {
     const link = this.#links[i]!;
     if (link.state === "connecting" && link.rejoin) await this.#settled(i, REJOIN_MS);
+    else if (link.state === "connecting" && !link.starting) await this.#settled(i, JOIN_WAIT_MS);
     if (!this.up(i)) return this.why(i);
     return await this.#questions.put(i, this.#next++, question, options);
   }
@@ -200,6 +210,11 @@ export class ServiceLinks {
       // Started once this session's walks of these roots leave the disk to it (contract
       // §28a: the first call at start-up is one walk, not a walk beside a build).
       const { roots } = message;
+      for (const r of roots) {
+        const link = this.#links[r]!;
+        link.starting = true;
+        for (const waiter of link.waiters.splice(0)) waiter(); // its calls walk meanwhile
+      }
       this.#startQuietly(() => {
         let start: ToLink;
         try {
@@ -226,6 +241,7 @@ export class ServiceLinks {
       link.facts = message.facts;
       link.why = "";
       link.rejoin = false;
+      link.starting = false;
       for (const waiter of link.waiters.splice(0)) waiter();
       for (const [id, told] of link.walks) if (!told) this.#hold(message.root, id);
     } else if (message.type === "down") {
@@ -233,6 +249,7 @@ export class ServiceLinks {
         this.#log(`index: ${name} has no link to its index service: ${message.why}.`);
       }
       this.#lost(message.root, message.why, message.retry);
+      link.starting = false;
       for (const waiter of link.waiters.splice(0)) waiter();
     } else {
       const reply = message.message;

@@ -101,6 +101,11 @@ export class SharedIndex implements Scanner {
     else if (reply.error) {
       const { code, message, fix, details } = reply.error;
       throw new ToolError(code as ErrorCode, message, fix, details);
+    } else if (reply.outcome && reply.walked !== undefined) {
+      // Walked by its service, where its index is being built (contract §28a).
+      this.#marks[i] = null;
+      this.#answers.walk(path, reply.walked, options.onAnswered);
+      return reply.outcome;
     } else if (reply.outcome) {
       this.#ready(i);
       this.#marks[i] = reply.journal;

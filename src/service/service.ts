@@ -23,8 +23,9 @@ import {
 } from "../index/mod.ts";
 import { SnapshotScanner } from "../paging/mod.ts";
 import { systemClock } from "../ports/mod.ts";
-import type { Scanner } from "../workers/mod.ts";
-import { serveSession, WalkInSession } from "./service_session.ts";
+import { WorkerScanner } from "../workers/mod.ts";
+import { serveSession } from "./service_session.ts";
+import { JointWalks } from "./joint_walks.ts";
 import {
   type ServiceAbout,
   type ServiceFacts,
@@ -46,6 +47,9 @@ function rootGone(path: string): boolean {
     return err instanceof Deno.errors.NotFound;
   }
 }
+
+/** How long the workers that walked a building root's calls are kept after the last walk. */
+const WALKERS_IDLE_MS = 10_000;
 
 /** How long a service waits for its first session before it ends. */
 const FIRST_SESSION_MS = 30_000;
@@ -99,8 +103,15 @@ async function serveUntilIdle(
 ): Promise<string> {
   const roots = held.map((h) => h.root);
   const cookies = makePrivateFolder(roots.map((r) => r.realPath));
-  const standIn: Scanner = { run: () => Promise.reject(new WalkInSession()), close() {} };
-  const index = new LiveIndex(standIn, roots, {
+  // While a root's index is built its calls are walked here, alike ones at once; otherwise
+  // their sessions walk them (WalkInSession).
+  let building = (_path: string) => false;
+  const walks = new JointWalks({
+    newScanner: (path) =>
+      new WorkerScanner({ readPaths: [path], idle: 2, idleMs: WALKERS_IDLE_MS }),
+    walksHere: (path) => building(path),
+  });
+  const index = new LiveIndex(walks, roots, {
     readPaths: roots.map((r) => r.realPath),
     cookies,
     queueLimit: kernelQueueLimit(),
@@ -113,6 +124,10 @@ async function serveUntilIdle(
     waitMs: TURN_WAIT_MS,
     log: (_level, message) => log(message),
   });
+  building = (path) => {
+    const state = index.status()[roots.findIndex((r) => r.path === path)]?.state;
+    return state === "starting" || state === "building";
+  };
   // A paging sequence's later pages come from a snapshot kept here, one page at a time.
   const pages = new SnapshotScanner(index, systemClock);
   const startedAt = Date.now();

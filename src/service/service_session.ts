@@ -189,6 +189,9 @@ async function scan(
         void reply({ t: "progress", id, progress });
       },
     });
+    // Walked here while its index is built (joint_walks.ts): the session says why.
+    const walked = /^a walk \((.*)\)$/s.exec(by)?.[1];
+    if (walked !== undefined) return reply({ t: "scan", id, outcome, walked, journal: null });
     // The journal as of the answer (read in the same turn): the session's next clock.
     await reply({ t: "scan", id, outcome, journal: journalMark(deps) });
   } catch (err) {

@@ -54,6 +54,8 @@ export interface ScanOutcome {
    * from its last reported boundary; `before`: an earlier scan of the same root).
    */
   hung?: "now" | "before";
+  /** The outcomes of the requests walked with this one (`ScanPlan.joined`), in its order. */
+  joined?: ScanOutcome[];
 }
 
 type Needs = Pick<SearchRequest, "order" | "limit" | "after">;

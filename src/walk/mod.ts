@@ -24,4 +24,5 @@ export {
 export { type Share, WHOLE } from "./shares.ts";
 export { TopK } from "./top_k.ts";
 export { insideVcs, VCS_FOLDERS } from "./vcs.ts";
+export { type JoinedRequest, jointKey, mergeJoint } from "./joint.ts";
 export { type StopReason, type WalkStats } from "./walk.ts";

@@ -13,8 +13,9 @@ import { compileExclusion } from "./exclusion.ts";
 import { compileFilter, type Match } from "./filter.ts";
 import { depthLimit, isWalkOrder, type SearchRequest } from "../query/mod.ts";
 import { insideVcs } from "./vcs.ts";
-import { walk, type WalkEntry, type WalkStats } from "./walk.ts";
+import { walk, type WalkEnd, type WalkEntry, type WalkStats } from "./walk.ts";
 import { type Share, WHOLE } from "./shares.ts";
+import type { JoinedRequest } from "./joint.ts";
 
 /** What a scan reads with: the file system, the clock and layer 1 of the sandbox. */
 export interface ScanTools {
@@ -57,6 +58,13 @@ export interface ScanPlan {
    * it in the order. Decided by the index (focus.ts); a walk reads everything.
    */
   onWorst?: (worst: Match) => void;
+  /**
+   * Other requests walked in the same walk (joint.ts: the same root, start, excludes,
+   * ignore files, depth and limits; each its own filter, order, page and `keepAll`):
+   * their outcomes come in the outcome's `joined`, in this order. Decided by the index
+   * service, for calls of several sessions during a build (contract §28a).
+   */
+  joined?: JoinedRequest[];
 }
 
 /** A whole scan that keeps only what its page needs. */
@@ -106,19 +114,30 @@ export async function scan(
     exists,
   );
   const walkStats: WalkStats = { scannedDirectories: 0, scannedFiles: 0, skipped: 0, excluded: 0 };
-  const entries: EntryCounts = { skipped: 0, unknownTime: 0, vcs: 0 };
-  const filter = compileFilter(request.filter);
-  const collector = new Collector(request, plan.keepAll);
-  if (filter.matchesNothing) return collector.finish({ complete: true }, walkStats, entries);
+  const jobs = [{ request, keepAll: plan.keepAll }, ...plan.joined ?? []].map((j) => ({
+    request: j.request,
+    filter: compileFilter(j.request.filter),
+    collector: new Collector(j.request, j.keepAll),
+    entries: { skipped: 0, unknownTime: 0, vcs: 0 } as EntryCounts,
+    enough: false,
+  }));
+  const finish = (end: WalkEnd): ScanOutcome => {
+    const [main, ...joined] = jobs.map((j) => j.collector.finish(end, { ...walkStats }, j.entries));
+    return plan.joined ? { ...main!, joined } : main!;
+  };
+  // A request that matches nothing takes no part in the walk.
+  for (const job of jobs) job.enough = job.filter.matchesNothing;
+  if (jobs.every((job) => job.enough)) return finish({ complete: true });
   const exclusion = compileExclusion(request.filter, fs, root.realPath);
   // What every share reads alike before its walk is counted by the first share alone.
   const counts = share.index === 0;
   if (exclusion?.excludesStart(start.path, resolved.isDirectory)) {
     if (counts) walkStats.excluded++;
     if (counts) walkStats.skipped += exclusion.refused;
-    return collector.finish({ complete: true }, walkStats, entries);
+    return finish({ complete: true });
   }
   if (counts) walkStats.skipped += exclusion?.refused ?? 0; // ignore files not used (§17)
+  const main = jobs[0]!;
 
   let visited = 0;
   let lastReport = startedAt;
@@ -134,39 +153,46 @@ export async function scan(
           files: walkStats.scannedFiles,
           directories: walkStats.scannedDirectories,
           boundary,
-          walkPrefix: collector.walkPrefix(),
+          walkPrefix: main.collector.walkPrefix(),
         });
       }
     }
     visited++;
     boundary = entry.path;
-    if (!filter.wants(entry.path, entry.isDirectory)) return false;
-    let info: Deno.FileInfo;
-    try {
-      info = fs.lstat(entry.abs);
-    } catch (err) {
-      if (!isFsError(err)) throw err;
-      entries.skipped++;
-      return false;
-    }
-    if (entry.isDirectory) entry.size = info.size; // the walk lists it by this stat
-    const verdict = filter.judge(entry.path, entry.isDirectory, info);
-    if (verdict === "noTime") entries.skipped++;
-    else if (verdict === "unknownTime") entries.unknownTime++;
-    else if (verdict !== "outside") {
-      // Inside a version-control folder (contract §27): left out, and counted.
-      if (!request.filter.includeVcs && insideVcs(entry.path, start.path)) {
-        entries.vcs++;
-        return false;
+    let info: Deno.FileInfo | null | undefined; // read once, for the first job that wants it
+    for (const job of jobs) {
+      if (job.enough) continue;
+      if (!job.filter.wants(entry.path, entry.isDirectory)) continue;
+      if (info === undefined) {
+        try {
+          info = fs.lstat(entry.abs);
+        } catch (err) {
+          if (!isFsError(err)) throw err;
+          info = null;
+        }
+        if (info && entry.isDirectory) entry.size = info.size; // the walk lists it by this stat
       }
-      const enough = collector.add(verdict);
-      if (plan.onWorst) {
-        const worst = collector.worst();
-        if (worst) plan.onWorst(worst);
+      if (info === null) {
+        job.entries.skipped++;
+        continue;
       }
-      return enough;
+      const verdict = job.filter.judge(entry.path, entry.isDirectory, info);
+      if (verdict === "noTime") job.entries.skipped++;
+      else if (verdict === "unknownTime") job.entries.unknownTime++;
+      else if (verdict !== "outside") {
+        // Inside a version-control folder (contract §27): left out, and counted.
+        if (!job.request.filter.includeVcs && insideVcs(entry.path, start.path)) {
+          job.entries.vcs++;
+          continue;
+        }
+        job.enough = job.collector.add(verdict);
+        if (job === main && plan.onWorst) {
+          const worst = main.collector.worst();
+          if (worst) plan.onWorst(worst);
+        }
+      }
     }
-    return false;
+    return jobs.every((job) => job.enough);
   };
 
   // path_asc: a cursor's key is a walk position too, so the walk seeks straight to it.
@@ -196,7 +222,7 @@ export async function scan(
       walkStats,
       visit,
     ));
-  return collector.finish(end, walkStats, entries);
+  return finish(end);
 }
 
 /** Runs `fn`, turning a file-system error on the start path into our code. */

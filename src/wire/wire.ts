@@ -142,6 +142,8 @@ export type FromService =
     outcome?: ScanOutcome;
     /** Why the index did not answer (while it is built, with its progress): the session walks. */
     walk?: string;
+    /** With `outcome`: the service walked the call, and why its index did not answer. */
+    walked?: string;
     error?: WireError;
     journal: JournalMark | null;
   }

@@ -8,7 +8,8 @@
  */
 import { type Clock, systemClock } from "../ports/mod.ts";
 import {
-  mergeShares,
+  type JoinedRequest,
+  mergeJoint,
   type ScanOutcome,
   type ScanPlan,
   type ScanProgress,
@@ -43,6 +44,11 @@ export interface RunOptions {
    * sooner than such a walk, and walks otherwise (contract §28a). Unknown: it walks.
    */
   walkCost?: WalkCost;
+  /**
+   * Other requests walked in the same walk (`ScanPlan.joined`, same `jointKey`): their
+   * outcomes come in the outcome's `joined`, in this order, unless a share of the walk hung.
+   */
+  joined?: JoinedRequest[];
 }
 
 /** What a walk of a whole root cost: the entries it visited, and its time (ms). */
@@ -168,7 +174,7 @@ export class WorkerScanner implements Scanner {
     options: RunOptions,
     count: number,
   ): Promise<ScanOutcome | null> {
-    const { signal, onProgress, keepAll = 0 } = options;
+    const { signal, onProgress, keepAll = 0, joined } = options;
     // One share failing stops the others.
     const stop = new AbortController();
     const stopAll = () => stop.abort(signal?.reason);
@@ -177,14 +183,19 @@ export class WorkerScanner implements Scanner {
     try {
       const outcomes = await Promise.all(
         shares(count).map((share, i) =>
-          this.#runShare(request, { share, keepAll }, stop.signal, progress?.[i] ?? onProgress)
+          this.#runShare(
+            request,
+            { share, keepAll, ...(joined ? { joined } : {}) },
+            stop.signal,
+            progress?.[i] ?? onProgress,
+          )
             .catch((err) => {
               stop.abort(err);
               throw err;
             })
         ),
       );
-      return mergeShares(outcomes, request, keepAll);
+      return mergeJoint(outcomes, request, keepAll, joined);
     } finally {
       signal?.removeEventListener("abort", stopAll);
     }

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { mergeShares, type ScanOutcome } from "../../src/walk/collector.ts";
+import type { ScanOutcome } from "../../src/walk/collector.ts";
+import { mergeJoint } from "../../src/walk/joint.ts";
 import { isWalkOrder, type SearchRequest } from "../../src/query/mod.ts";
 import { scan, type ScanTools } from "../../src/walk/scan.ts";
 import { type RunOptions, type Scanner, shares } from "../../src/workers/scanner.ts";
@@ -28,13 +29,14 @@ export class InlineScanner implements Scanner {
   }
 
   async #split(request: SearchRequest, options: RunOptions, count: number) {
-    const { onProgress, keepAll = 0 } = options;
+    const { onProgress, keepAll = 0, joined } = options;
     const outcomes: ScanOutcome[] = [];
     for (const [i, share] of shares(count).entries()) {
       const progress = i === 0 ? onProgress : undefined;
-      outcomes.push(await scan(request, this.#tools, { share, keepAll }, progress));
+      const plan = { share, keepAll, ...(joined ? { joined } : {}) };
+      outcomes.push(await scan(request, this.#tools, plan, progress));
     }
-    return mergeShares(outcomes, request, keepAll);
+    return mergeJoint(outcomes, request, keepAll, joined);
   }
 
   close(): void {}
