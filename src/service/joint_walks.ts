@@ -59,8 +59,6 @@ export class JointWalks implements Scanner {
   /** The newest walk of each key, while it may still be joined. */
   readonly #open = new Map<string, Joint>();
   readonly #scanners = new Map<string, Scanner>();
-  /** How many walks were started, and how many calls they answered (for tests and logs). */
-  readonly counts = { walks: 0, calls: 0 };
 
   constructor(options: JointWalksOptions) {
     this.#options = options;
@@ -79,7 +77,6 @@ export class JointWalks implements Scanner {
         done: false,
         joint: null,
       };
-      this.counts.calls++;
       const key = jointKey(request);
       const open = key === null ? undefined : this.#open.get(key);
       const joiners = open && this.#joinable(open, options) ? open.joiners : [];
@@ -122,19 +119,18 @@ export class JointWalks implements Scanner {
   async #walk(joint: Joint, key: string | null): Promise<void> {
     const now = performance.now();
     const live = joint.joiners.filter((j) => !j.done);
-    // Each call's deadline counts from when it came; the walk keeps the nearest of them.
+    // Each call's deadline counts from when it came; the walk keeps the nearest of them
+    // (its call first, the others joined to it).
     const left = live.map((j) => withTimeSpent(j.request, now - j.came));
-    let first = 0;
-    left.forEach((r, i) => {
-      if (r.limits.scanTimeoutMs < left[first]!.limits.scanTimeoutMs) first = i;
-    });
-    const order = [first, ...[...left.keys()].filter((i) => i !== first)];
+    const order = [...left.keys()].sort((a, b) =>
+      left[a]!.limits.scanTimeoutMs - left[b]!.limits.scanTimeoutMs
+    );
+    const first = order[0]!;
     const joined: JoinedRequest[] = order.slice(1).map((i) => ({
       request: left[i]!,
       keepAll: live[i]!.options.keepAll ?? 0,
     }));
     const main = live[first]!;
-    this.counts.walks++;
     try {
       const outcome = await this.#scannerOf(main.request.root.path).run(left[first]!, {
         signal: joint.stop.signal,

@@ -104,12 +104,14 @@ async function serveUntilIdle(
   const roots = held.map((h) => h.root);
   const cookies = makePrivateFolder(roots.map((r) => r.realPath));
   // While a root's index is built its calls are walked here, alike ones at once; otherwise
-  // their sessions walk them (WalkInSession).
-  let building = (_path: string) => false;
-  const walks = new JointWalks({
+  // their sessions walk them (WalkInSession). Asked only on a call, once `index` is made.
+  const walks: JointWalks = new JointWalks({
     newScanner: (path) =>
       new WorkerScanner({ readPaths: [path], idle: 2, idleMs: WALKERS_IDLE_MS }),
-    walksHere: (path) => building(path),
+    walksHere: (path): boolean => {
+      const state = index.status()[roots.findIndex((r) => r.path === path)]?.state;
+      return state === "starting" || state === "building";
+    },
   });
   const index = new LiveIndex(walks, roots, {
     readPaths: roots.map((r) => r.realPath),
@@ -124,10 +126,6 @@ async function serveUntilIdle(
     waitMs: TURN_WAIT_MS,
     log: (_level, message) => log(message),
   });
-  building = (path) => {
-    const state = index.status()[roots.findIndex((r) => r.path === path)]?.state;
-    return state === "starting" || state === "building";
-  };
   // A paging sequence's later pages come from a snapshot kept here, one page at a time.
   const pages = new SnapshotScanner(index, systemClock);
   const startedAt = Date.now();

@@ -170,7 +170,8 @@ async function scan(
   if (message.request.root.realPath !== deps.root.realPath) {
     return reply({ t: "scan", id, walk: "the service keeps another root", journal: null });
   }
-  let by = "";
+  /** Why the index did not answer, when it said so (answers.ts: "a walk (why)"). */
+  let walked: string | undefined;
   let last = 0;
   // Said each second until the call is answered, while it waits its turn at the index (a
   // session that hears nothing for its call's deadline lets the service go). Through the
@@ -181,7 +182,7 @@ async function scan(
       signal,
       keepAll: message.keepAll,
       ...(message.walkCost ? { walkCost: message.walkCost } : {}),
-      onAnswered: (said) => (by = said),
+      onAnswered: (said) => (walked = /^a walk \((.*)\)$/s.exec(said)?.[1]),
       onProgress: (progress) => {
         const now = Date.now();
         if (now - last < 250) return;
@@ -190,7 +191,6 @@ async function scan(
       },
     });
     // Walked here while its index is built (joint_walks.ts): the session says why.
-    const walked = /^a walk \((.*)\)$/s.exec(by)?.[1];
     if (walked !== undefined) return reply({ t: "scan", id, outcome, walked, journal: null });
     // The journal as of the answer (read in the same turn): the session's next clock.
     await reply({ t: "scan", id, outcome, journal: journalMark(deps) });
@@ -198,7 +198,7 @@ async function scan(
     if (signal.aborted) return;
     if (err instanceof WalkInSession) {
       // Why it walks, with the build's progress while it is built ("N entries read so far").
-      const why = /^a walk \((.*)\)$/s.exec(by)?.[1] ?? "its index did not answer";
+      const why = walked ?? "its index did not answer";
       return reply({ t: "scan", id, walk: why, journal: null });
     }
     if (err instanceof ToolError) {
