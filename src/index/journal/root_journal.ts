@@ -193,7 +193,8 @@ export class RootJournal {
   /**
    * The background check found a change no event reported (a file changed through a hard
    * link, a link out made in a folder): kept as a batch of its own, the entry and, for a
-   * folder, each entry in it (a folder no longer there takes what was below it).
+   * folder, each entry in it (each one no longer there, or no longer a folder, takes what
+   * was known below it: a folder moved with no event the watcher gave).
    */
   #unseen(abs: string): void {
     const known = this.#known();
@@ -212,7 +213,12 @@ export class RootJournal {
       } catch { /* gone since: each is read as it is */ }
       for (const name of names) {
         const path = abs + hostRules.sep + name;
-        add(path, lstatImage(lstat, path));
+        const image = lstatImage(lstat, path);
+        add(path, image);
+        // Gone, or no longer a folder: what is known below it went with it.
+        if (image === null || !(image.kind & DIR)) {
+          for (const below of known.below(path)) add(below, null);
+        }
       }
     }
     this.#journal.record(touches);
