@@ -8,7 +8,8 @@
  * between any two of those, a question reads the tree through the held tree, a clock is
  * given, the background checks look at folders' times and entries' stats, the watcher is
  * found caught up. Whatever the order, the net changes since the journal began are the
- * disk's. Each choice is drawn from a list fast-check shrinks.
+ * disk's, also after an `rm -rf` of a package, whose events come as each entry goes. Each
+ * choice is drawn from a seed fast-check picks (and reports).
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
@@ -90,10 +91,18 @@ class WatcherModel {
   }
 }
 
-/** One install of `packages` packages of `files` files, raced by the choices in `draws`. */
-async function install(packages: number, files: number, draws: readonly number[]) {
-  let i = 0;
-  const draw = () => draws[i++ % draws.length]!;
+/** Draws in [0, 1) from `seed` (a linear congruential generator: the same each run). */
+function draws(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** One install of `packages` packages of `files` files, raced by the draws of `seed`. */
+async function install(packages: number, files: number, seed: number) {
+  const draw = draws(seed);
   await using tree = await makeTree({ "package.json": { mtime: T0 } });
   const root = { path: tree.root, realPath: tree.root };
   const cache = new TreeCache({ base: denoFs, rootReal: tree.root, maxEntries: 10_000 });
@@ -113,9 +122,9 @@ async function install(packages: number, files: number, draws: readonly number[]
     watcher.behind.delete(folder);
     journal.caughtUp([folder]);
   };
-  /** What the index may do between two writes of the install (up to four things). */
+  /** What the index may do between two writes of the install. */
   const meanwhile = async () => {
-    for (let k = 0; k < 4 && draw() < 0.5; k++) {
+    while (draw() < 0.5) {
       const what = draw();
       if (what < 0.35) {
         const batch = watcher.events.splice(0, Math.floor(draw() * (watcher.events.length + 1)));
@@ -138,6 +147,26 @@ async function install(packages: number, files: number, draws: readonly number[]
       if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
     }
   };
+  /** `rm -rf`: what is deepest first, an event for each entry whose folder is watched. */
+  const removed = async (folder: string) => {
+    const all: string[] = [];
+    const visit = (abs: string) => {
+      for (const e of Deno.readDirSync(abs)) {
+        if (e.isDirectory) visit(`${abs}/${e.name}`);
+        all.push(`${abs}/${e.name}`);
+      }
+    };
+    try {
+      visit(folder);
+    } catch {
+      return; // removed already
+    }
+    for (const path of [...all, folder]) {
+      Deno.removeSync(path);
+      watcher.event("remove", path);
+      if (draw() < 0.3) await meanwhile();
+    }
+  };
   const modules = tree.abs("node_modules");
   made(modules);
   for (let p = 0; p < packages; p++) {
@@ -155,6 +184,7 @@ async function install(packages: number, files: number, draws: readonly number[]
     Deno.renameSync(staging, `${modules}/pkg${p}`);
     watcher.moved(staging, `${modules}/pkg${p}`, draw() < 0.5);
     await meanwhile();
+    if (draw() < 0.35) await removed(`${modules}/pkg${Math.floor(draw() * (p + 1))}`);
   }
   const after = snapshot(tree.root);
   // Every event comes, every folder is watched in the end.
@@ -183,10 +213,8 @@ async function install(packages: number, files: number, draws: readonly number[]
   assert.deepEqual(got, diff(before, after).filter((c) => c.change !== "modified"));
 }
 
-const DRAWS = fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), {
-  minLength: 1,
-  maxLength: 200,
-});
+/** Runs of the property (more when exploring: `JOURNAL_RACE_RUNS=20000`). */
+const RUNS = Number(Deno.env.get("JOURNAL_RACE_RUNS") ?? 200);
 
 Deno.test({
   name: "journal races: an install raced by a late watcher, questions and checks is exact",
@@ -196,24 +224,32 @@ Deno.test({
       fc.asyncProperty(
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 1, max: 8 }),
-        DRAWS,
+        fc.integer(),
         install,
       ),
-      { numRuns: 150 },
+      { numRuns: RUNS },
     );
   },
 });
 
-Deno.test({
-  name: "journal races: a package moved with no event, found by the background check",
-  ignore: !posix,
-  async fn() {
-    // Found by the property above (and once in the suite): `node_modules` not watched yet,
-    // a clock reads the staging folder, it is moved, the background check finds
-    // `node_modules`' time moved: what was known below the staging folder stayed "created".
-    // The draws, in turn: `node_modules`' event taken (the staging folder read below it);
-    // the first package moved, a question; the second one made, a clock; moved, the check.
-    const draws = [0.1, 0.1, 0.99, 0.9, 0.9, 0.9, 0.1, 0.6, 0.9, 0.9, 0.1, 0.82, 0.9, 0.9];
-    await install(2, 1, [...draws, 0.1, 0.9, 0.9]);
-  },
-});
+/** Counterexamples the property found, each failing before the fix it names. */
+const FOUND: [string, number, number, number][] = [
+  // `node_modules` not watched yet, a clock reads the staging folder, it is moved, the
+  // background check finds `node_modules`' time moved: what was known below the staging
+  // folder stayed "created" (seen once in the suite too; root_journal.ts, `#unseen`).
+  ["a package moved with no event, found by the background check", 2, 6, -964468213],
+  // A question read the package in place before the move's event came; the package was
+  // removed by then: what the question had found below it stayed (batch.ts, `moved`).
+  ["a package read in place before its move's event, then removed", 1, 3, 30],
+  // A folder removed under the name it had before its move (the runtime's old name for
+  // it): what was below it stayed (batch.ts, what is below where the event's path is now).
+  ["a folder removed under its old name takes what was below it", 3, 3, -1432133990],
+];
+
+for (const [name, packages, files, seed] of FOUND) {
+  Deno.test({
+    name: `journal races: ${name}`,
+    ignore: !posix,
+    fn: () => install(packages, files, seed),
+  });
+}

@@ -94,6 +94,9 @@ export function batchTouches(
     known.moved(from, to);
     add(from, false);
     add(to, false, true, from);
+    // What was known at `to` before (replaced; or, the disk ahead of the events, what a
+    // question read there already) is looked at again too.
+    for (const below of known.below(to)) add(below, false);
     for (const below of known.below(from, true)) {
       add(below, false);
       add(to + below.slice(from.length), false, true, below);
@@ -113,12 +116,15 @@ export function batchTouches(
     // the entry's kind, size, times or inode; a folder's listing shows in its own time, so
     // a folder is never counted as written.
     for (const abs of paths) {
-      const at = kind === "remove" || kind === "rename" ? resolve(abs) : null;
-      if (at !== null) (kind === "remove" ? gone : lone).push(at);
+      // Where it is now: under a folder's new name, if the runtime gave its old one.
+      const at = kind === "modify" ? null : resolve(abs);
+      if (at !== null && (kind === "remove" || kind === "rename")) {
+        (kind === "remove" ? gone : lone).push(at);
+      }
       add(abs, kind === "modify", kind === "create");
       if (kind === "modify") continue;
-      for (const below of known.below(abs)) add(below, false);
-      parentOf(abs);
+      for (const below of known.below(at ?? abs)) add(below, false);
+      parentOf(at ?? abs);
     }
   }
   pairMoves(gone, lone);
