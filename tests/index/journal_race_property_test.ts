@@ -8,8 +8,9 @@
  * between any two of those, a question reads the tree through the held tree, a clock is
  * given, the background checks look at folders' times and entries' stats, the watcher is
  * found caught up. Whatever the order, the net changes since the journal began are the
- * disk's, also after an `rm -rf` of a package, whose events come as each entry goes. Each
- * choice is drawn from a seed fast-check picks (and reports).
+ * disk's, also after the install's folders are renamed or removed (`rm -rf`: an event as
+ * each entry goes) and files made in them or removed. Each choice is drawn from a seed
+ * fast-check picks (and reports).
  */
 import assert from "node:assert/strict";
 import fc from "npm:fast-check@4.10.2";
@@ -50,18 +51,25 @@ class WatcherModel {
     if (folder && kind === "create") this.#owe(name);
   }
 
-  /** A folder moved from `from` to `to` in the same folder; its two ends may come apart. */
+  /**
+   * A folder moved from `from` to `to` (the move done): an end for each watched folder, the
+   * two in one event unless they come apart; the folder watched again under its new name.
+   */
   moved(from: string, to: string, apart: boolean): void {
+    const a = this.#nameOf(from); // its folder's name for it, before the move
     for (const [path, name] of [...this.named]) {
       if (path !== from && !path.startsWith(from + "/")) continue;
       this.named.delete(path);
       this.named.set(to + path.slice(from.length), name); // still reports the old name
     }
-    const [a, b] = [this.#nameOf(from), this.#nameOf(to)];
-    if (a === undefined || b === undefined) return;
-    if (apart) this.events.push({ kind: "rename", paths: [a] }, { kind: "rename", paths: [b] });
-    else this.events.push({ kind: "rename", paths: [a, b] });
-    this.#owe(to); // watched again under its new name
+    const b = this.#nameOf(to);
+    if (a !== undefined && b !== undefined && !apart) {
+      this.events.push({ kind: "rename", paths: [a, b] });
+    } else {
+      if (a !== undefined) this.events.push({ kind: "rename", paths: [a] });
+      if (b !== undefined) this.events.push({ kind: "rename", paths: [b] });
+    }
+    if (b !== undefined) this.#owe(to);
   }
 
   /** The runtime watches the next folder it owes, and every folder in it now. */
@@ -100,8 +108,25 @@ function draws(seed: number): () => number {
   };
 }
 
-/** One install of `packages` packages of `files` files, raced by the draws of `seed`. */
-async function install(packages: number, files: number, seed: number) {
+/** Every folder (or every file) below `folder` on disk. */
+function below(folder: string, files: boolean): string[] {
+  const out: string[] = [];
+  const visit = (abs: string) => {
+    for (const e of Deno.readDirSync(abs)) {
+      if (e.isDirectory !== files) out.push(`${abs}/${e.name}`);
+      if (e.isDirectory) visit(`${abs}/${e.name}`);
+    }
+  };
+  visit(folder);
+  return out;
+}
+
+/**
+ * One install of `packages` packages of `files` files, then fewer than `later` changes of
+ * what it made (a folder renamed, or with `across` moved into another, or removed; a file
+ * made or removed), raced by the draws of `seed`.
+ */
+async function install(packages: number, files: number, seed: number, later = 0, across = false) {
   const draw = draws(seed);
   await using tree = await makeTree({ "package.json": { mtime: T0 } });
   const root = { path: tree.root, realPath: tree.root };
@@ -186,6 +211,29 @@ async function install(packages: number, files: number, seed: number) {
     await meanwhile();
     if (draw() < 0.35) await removed(`${modules}/pkg${Math.floor(draw() * (p + 1))}`);
   }
+  for (let k = 0, changes = Math.floor(draw() * later); k < changes; k++) {
+    const [what, folders] = [draw(), below(modules, false)];
+    const one = (of: string[]) => of[Math.floor(draw() * of.length)]!;
+    if (what < 0.35 && folders.length > 0) {
+      const from = one(folders);
+      const into = across
+        ? one([modules, ...folders].filter((d) => d !== from && !d.startsWith(from + "/")))
+        : from.slice(0, from.lastIndexOf("/"));
+      Deno.renameSync(from, `${into}/m${k}`);
+      watcher.moved(from, `${into}/m${k}`, draw() < 0.5);
+    } else if (what < 0.5 && folders.length > 0) await removed(one(folders));
+    else if (what < 0.8) {
+      const file = `${one([modules, ...folders])}/n${k}.js`;
+      Deno.writeTextFileSync(file, "x".repeat(k));
+      watcher.event("create", file);
+      watcher.event("modify", file);
+    } else if (below(modules, true).length > 0) {
+      const file = one(below(modules, true));
+      Deno.removeSync(file);
+      watcher.event("remove", file);
+    }
+    await meanwhile();
+  }
   const after = snapshot(tree.root);
   // Every event comes, every folder is watched in the end.
   while (watcher.events.length + watcher.owed.length + watcher.caught.length > 0) {
@@ -225,31 +273,39 @@ Deno.test({
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 1, max: 8 }),
         fc.integer(),
-        install,
+        (packages, files, seed) => install(packages, files, seed, 8),
       ),
       { numRuns: RUNS },
     );
   },
 });
 
-/** Counterexamples the property found, each failing before the fix it names. */
-const FOUND: [string, number, number, number][] = [
+/**
+ * Counterexamples the property found, each failing before the fix it names: packages,
+ * files, seed, changes after the install (fewer than), folders moved across.
+ */
+const FOUND: [string, number, number, number, number, boolean][] = [
   // `node_modules` not watched yet, a clock reads the staging folder, it is moved, the
   // background check finds `node_modules`' time moved: what was known below the staging
   // folder stayed "created" (seen once in the suite too; root_journal.ts, `#unseen`).
-  ["a package moved with no event, found by the background check", 2, 6, -964468213],
+  ["a package moved with no event, found by the background check", 2, 6, -964468213, 0, false],
   // A question read the package in place before the move's event came; the package was
   // removed by then: what the question had found below it stayed (batch.ts, `moved`).
-  ["a package read in place before its move's event, then removed", 1, 3, 30],
+  ["a package read in place before its move's event, then removed", 1, 3, 30, 0, false],
   // A folder removed under the name it had before its move (the runtime's old name for
   // it): what was below it stayed (batch.ts, what is below where the event's path is now).
-  ["a folder removed under its old name takes what was below it", 3, 3, -1432133990],
+  ["a folder removed under its old name takes what was below it", 3, 3, -1432133990, 0, false],
+  // A folder moved into another, both ends given under a folder's old name: what was
+  // below it stayed (batch.ts, each end of a move where it is now). Moves across folders
+  // are not in the property: with names the runtime has not caught up with, a folder can
+  // be reported moved into itself, which the journal does not follow yet (a known gap).
+  ["a folder moved under its old name into another folder", 1, 3, 2027498602, 8, true],
 ];
 
-for (const [name, packages, files, seed] of FOUND) {
+for (const [name, packages, files, seed, later, across] of FOUND) {
   Deno.test({
     name: `journal races: ${name}`,
     ignore: !posix,
-    fn: () => install(packages, files, seed),
+    fn: () => install(packages, files, seed, later, across),
   });
 }

@@ -109,7 +109,9 @@ export function batchTouches(
   for (const { kind, paths } of changes) {
     if (kind === "access") continue;
     if (kind === "rename" && paths.length === 2) {
-      moved(paths[0]!, paths[1]!);
+      // Each end where it is now (a folder above it moved, its old name given).
+      const [from, to] = paths.map((abs) => resolve(abs) ?? abs);
+      moved(from!, to!);
       continue;
     }
     // Only a write (or a change of its mode) is a write: what else an event says shows in
