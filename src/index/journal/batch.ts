@@ -87,8 +87,18 @@ export function batchTouches(
     const source = from === undefined ? null : resolve(from);
     if (source !== null) n.from = source;
   };
-  const parentOf = (abs: string) =>
-    add(abs.slice(0, abs.lastIndexOf(sep)), false, false, undefined, true);
+  /**
+   * The folder that holds `abs` (its listing changed), and each folder above it thought
+   * absent (a folder moved in that no event named): looked at too, made if found there.
+   */
+  const parentOf = (abs: string) => {
+    for (let dir = abs.slice(0, abs.lastIndexOf(sep)); dir.length > rootReal.length;) {
+      const seen = named.has(dir);
+      add(dir, false, false, undefined, true);
+      if (seen || known.image(dir) !== null) return;
+      dir = dir.slice(0, dir.lastIndexOf(sep));
+    }
+  };
   /** `from` moved to `to`, with everything known below it. */
   const moved = (from: string, to: string) => {
     known.moved(from, to);
