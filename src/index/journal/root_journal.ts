@@ -204,9 +204,13 @@ export class RootJournal {
       ? [] // the root itself is no entry of it
       : [known.touch(abs, now)];
     const add = (path: string, after: Image) => touches.push(known.touch(path, after));
-    if (now === null || !(now.kind & DIR)) {
-      for (const path of known.below(abs)) add(path, null);
-    } else {
+    /** Whether `path` is a folder now; if not (gone, or no longer one), what was below it went. */
+    const folder = (path: string, image: Image) => {
+      if (image !== null && image.kind & DIR) return true;
+      for (const below of known.below(path)) add(below, null);
+      return false;
+    };
+    if (folder(abs, now)) {
       const names = new Set(known.children(abs));
       try {
         for (const entry of this.#disk.readDir(abs)) names.add(entry.name);
@@ -215,10 +219,7 @@ export class RootJournal {
         const path = abs + hostRules.sep + name;
         const image = lstatImage(lstat, path);
         add(path, image);
-        // Gone, or no longer a folder: what is known below it went with it.
-        if (image === null || !(image.kind & DIR)) {
-          for (const below of known.below(path)) add(below, null);
-        }
+        folder(path, image);
       }
     }
     this.#journal.record(touches);
