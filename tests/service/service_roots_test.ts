@@ -32,10 +32,15 @@ async function indexes(conn: Connection): Promise<Shared[]> {
 /** Waits until every root of the session is ready in its service. */
 async function allReady(conn: Connection): Promise<Shared[]> {
   let all: Shared[] = [];
-  await until(async () => {
-    all = await indexes(conn);
-    return all.every((i) => i.state === "ready" && i.shared?.sessions !== undefined);
-  }, "every root's shared index");
+  try {
+    await until(async () => {
+      all = await indexes(conn);
+      return all.every((i) => i.state === "ready" && i.shared?.sessions !== undefined);
+    }, "every root's shared index");
+  } catch (err) {
+    // What each root last said (its state, and why its service does not answer, if so).
+    throw new Error(`${(err as Error).message}: ${JSON.stringify(all)}`);
+  }
   return all;
 }
 
