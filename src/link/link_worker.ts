@@ -89,6 +89,8 @@ async function reach(roots: number[]): Promise<void> {
  * connects each root's socket once it is there.
  */
 async function start(roots: number[], args: string[], input: string): Promise<void> {
+  /** The service's exit code, once it has ended (a service that ends as it starts is not waited for). */
+  let ended: number | null = null;
   try {
     const child = new Deno.Command(setup!.command, {
       args,
@@ -98,6 +100,7 @@ async function start(roots: number[], args: string[], input: string): Promise<vo
       stderr: "null",
     }).spawn();
     child.unref();
+    child.status.then((status) => (ended = status.code), () => (ended = -1));
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode(input));
     await writer.close();
@@ -109,13 +112,16 @@ async function start(roots: number[], args: string[], input: string): Promise<vo
   await Promise.all(roots.map(async (root) => {
     let conn = await tryConnect(setup!.roots[root]!);
     for (let waited = 0; typeof conn === "string" && waited < START_WAIT_MS;) {
+      const gone = ended !== null; // looked at once more: another service may hold the root
       await new Promise((resolve) => setTimeout(resolve, START_STEP_MS));
       waited += START_STEP_MS;
       conn = await tryConnect(setup!.roots[root]!);
+      if (gone) break;
     }
     if (typeof conn === "string") {
       connecting.delete(root);
-      return down(root, `its service did not start (${conn})`, true);
+      const why = ended === null ? conn : `it ended as it started, code ${ended}`;
+      return down(root, `its service did not start (${why})`, true);
     }
     void hello(root, conn, true);
   }));

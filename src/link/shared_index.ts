@@ -152,7 +152,10 @@ export class SharedIndex implements Scanner {
     return { answer: reply.answer, epoch: reply.epoch!, ...(reply.run ? { run: reply.run } : {}) };
   }
 
-  /** Each root's index: its service's (asked now), or this server's own, and why. */
+  /**
+   * Each root's index: its service's (asked now, its link made again if it dropped), or this
+   * server's own, and why.
+   */
   async status(): Promise<IndexStatus[]> {
     const own = this.#own.status();
     return await Promise.all(this.#order.map(async (path, i): Promise<IndexStatus> => {
@@ -161,6 +164,9 @@ export class SharedIndex implements Scanner {
       if (!this.#links.asked(i)) {
         return { state: "off", entries: 0, reason: "not used yet", ...mine };
       }
+      // Its link is made again if it dropped (at most once a second): a root whose service
+      // failed to start is not shown `starting` for good to one who only looks.
+      this.#links.ensure(i);
       const reply = await this.#links.ask(i, { t: "status" }, { timeoutMs: QUESTION_MS });
       if (typeof reply === "string" || reply.t !== "status") {
         const reason = typeof reply === "string" ? reply : "it answered out of turn";

@@ -3,6 +3,8 @@
  * three roots starts one service process for all three, each root answered from its
  * index; a later session with one of them and a new root joins that service for the one
  * and starts another for the new root alone; `fs.list_roots` counts each root's sessions.
+ * A root whose service ended as it started (another held its lock) is reached again when
+ * `fs.list_roots` alone is asked.
  */
 import assert from "node:assert/strict";
 import { T0, type TreeSpec } from "../helpers/tree.ts";
@@ -18,6 +20,7 @@ import {
   SHARED_SKIP,
   treeWithServices,
 } from "../helpers/sessions.ts";
+import { holdLock } from "../../src/service/socket_sweep.ts";
 
 const ignore = SHARED_SKIP !== null;
 const SPEC: TreeSpec = { "a/one.txt": { mtime: T0 }, "b/two.txt": { mtime: T0 + 1 } };
@@ -118,5 +121,29 @@ Deno.test({
       p !== s.pid && args.join(" ").includes(root)
     );
     assert.deepEqual(named, [], "no root path on a service's command line");
+  },
+});
+
+Deno.test({
+  name:
+    "service roots: a root whose service could not start is started again when only fs.list_roots is asked",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(SPEC);
+    const { lock, folder } = servicePathsOf(tree.root);
+    Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // Another holds the root's lock and does not listen: the service started for it ends.
+    const held = await holdLock(lock);
+    assert.ok(held);
+    using _held = { [Symbol.dispose]: () => held.release() };
+    await using s = await session(tree.root);
+    // Read from its log, not from `fs.list_roots`: asking would start it again meanwhile.
+    const failed = /root #1 has no link to its index service: its service did not start \(it ended/;
+    await until(() => failed.test(s.stderrTail()), "its service's start to fail, not waited for");
+    held.release();
+    const [index] = await allReady(s);
+    assert.equal(index!.shared?.sessions, 1, "its service, started again without a call");
+    assert.equal(servicePids(tree.root).length, 1);
   },
 });
