@@ -162,6 +162,7 @@ Deno.test("layering: the rooms are the ones docs/architecture.md describes", () 
     "ports",
     "query",
     "query/arguments",
+    "query/calls",
     "search",
     "security",
     "service",

@@ -1,6 +1,7 @@
 /**
  * What each worker loads (src/worker_modules.ts): never zod or the MCP SDK, which only the
- * server's own isolate needs. Loaded in a worker, zod alone cost it about 5.5 MB of PSS (an
+ * server's own isolate needs, nor any other npm package or `node:` module until a call asks
+ * for one (picomatch for a glob, `ignore` for ignore files). Loaded in a worker, zod alone cost it about 5.5 MB of PSS (an
  * index worker 22 → 16.4 MB, a scan worker 21.7 → 14.3 MB; docs/benchmarks.md), once per
  * root's index worker and per scan worker. Nor does a service's own isolate load the SDK.
  * Read from `deno info`'s graph, following the imports that run (a type-only import is
@@ -20,7 +21,10 @@ interface Info {
   redirects: Record<string, string>;
 }
 
-/** The npm packages (names) whose code runs when `url` is loaded (its dynamic imports not). */
+/**
+ * The npm packages (names) and `node:` modules whose code runs when `url` is loaded (its
+ * dynamic imports not).
+ */
 async function npmLoaded(url: URL): Promise<Set<string>> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", "--lock=tests/deno.lock", url.href],
@@ -40,6 +44,7 @@ async function npmLoaded(url: URL): Promise<Set<string>> {
     seen.add(at);
     const npm = /^npm:\/?(@?[^@/]+(?:\/[^@/]+)?)@/.exec(at);
     if (npm) return void packages.add(npm[1]!);
+    if (at.startsWith("node:")) return void packages.add(at);
     for (const dep of byName.get(at)?.dependencies ?? []) {
       if (dep.code && !dep.isDynamic) visit(dep.code.specifier);
     }
@@ -53,6 +58,12 @@ for (const [name, url] of Object.entries(WORKER_MODULES)) {
     const loaded = await npmLoaded(url);
     assert.ok(!loaded.has("zod"), `${name}: ${[...loaded].join(", ")}`);
     assert.ok(!loaded.has("@modelcontextprotocol/sdk"), `${name}: ${[...loaded].join(", ")}`);
+  });
+  Deno.test(`worker modules: the ${name} worker loads no npm package and no node: module`, async () => {
+    // Either starts Deno's Node layer in the isolate: about 4 MB of PSS each (an index worker
+    // loaded 16.8 → 11.4 MB, a watch worker 10.0 → 6.6 MB; contract §28a: a root of a few files
+    // adds at most 10 MB). picomatch and `ignore` come when a call asks for them (dynamic).
+    assert.deepEqual([...await npmLoaded(url)], [], name);
   });
 }
 

@@ -11,11 +11,6 @@ import type { Config } from "../config.ts";
 import { ToolError } from "../errors.ts";
 import type { Guard } from "../security/mod.ts";
 import {
-  checkTime,
-  encodePayload,
-  invalidArgument,
-  invalidCursor,
-  parsePayload,
   type Period,
   periodBounds,
   type SearchRequest,
@@ -24,6 +19,13 @@ import {
   withinStart,
   zonedTime,
 } from "../query/mod.ts";
+import {
+  checkTime,
+  encodePayload,
+  invalidArgument,
+  invalidCursor,
+  parsePayload,
+} from "../query/calls/mod.ts";
 import { argumentsShape, parseArguments } from "../query/arguments/mod.ts";
 import { type Clock, decodeClock, looksLikeClock, rootTag } from "./clock.ts";
 

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { structuredResult } from "../result_words.ts";
-import { closestName } from "../query/mod.ts";
+import { closestName } from "../query/calls/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import { searchByTime } from "../search/mod.ts";
 import { FlagError, NUMBER_FLAGS, PARSE_OPTIONS, toolArguments } from "./flags.ts";

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { getHeapStatistics } from "node:v8";
 import { DEFAULT_CHANGES, type Root } from "../config.ts";
 import { spawnSandboxed, type Task } from "../workers/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
@@ -87,6 +88,8 @@ export function startIndex(root: RootIndex, options: LiveIndexOptions, roots: nu
       type: "record",
       maxEntries,
       unwatched: root.unwatched,
+      // Read here: `node:v8` in the worker would start Deno's Node layer in each root's isolate.
+      heapLimit: getHeapStatistics().heap_size_limit,
       journal: { maxSteps, maxAgeMs },
       // One server's idle share, split among all its roots (background_check.ts).
       checkShare: CHECK_CORE_SHARE / roots,

@@ -1,10 +1,29 @@
 /**
  * Glob matching on root-relative paths (contract §9), through picomatch.
  *
+ * picomatch is loaded at once in the server's own isolate, and in a worker only when a call
+ * asks it for a glob (`loadGlobs`): an npm package starts Deno's Node layer in its isolate,
+ * about 4 MB each, and every root has its own workers (contract §28a).
+ *
  * @module
  */
 // @ts-types="@types/picomatch"
-import picomatch from "picomatch";
+import type picomatchOf from "picomatch";
+
+/** picomatch, once loaded. */
+let picomatch: typeof picomatchOf | null = null;
+
+/** Loads picomatch into this isolate (once): before `compileGlob`, in a worker. */
+export async function loadGlobs(): Promise<void> {
+  picomatch ??= (await import("picomatch")).default as typeof picomatchOf;
+}
+
+/** Whether `compileGlob` may be called in this isolate now. */
+export function globsLoaded(): boolean {
+  return picomatch !== null;
+}
+
+if (!("WorkerGlobalScope" in globalThis)) await loadGlobs(); // the server's own isolate
 
 /** Tests one root-relative, `/`-separated path. */
 export type PathMatcher = (path: string) => boolean;
@@ -55,6 +74,7 @@ export function isCaseSensitive(glob: string, caseSensitive: boolean | null): bo
  * ```
  */
 export function compileGlob(glob: string, caseSensitive = true): PathMatcher {
+  if (picomatch === null) throw new Error("compileGlob in a worker before loadGlobs");
   const unclosed = unclosedBracket(glob);
   if (unclosed !== null) {
     const close = unclosed === "[" ? "]" : "}";
@@ -83,7 +103,7 @@ export function compileGlob(glob: string, caseSensitive = true): PathMatcher {
 function compile(glob: string, caseSensitive: boolean): PathMatcher {
   // posix: true also makes `[!a]` a negation (picomatch 4.0.7 reads it as "! or a"
   // without it, micromatch/picomatch#187) and enables `[[:alpha:]]` classes.
-  return picomatch(glob, { dot: true, nocase: !caseSensitive, windows: false, posix: true });
+  return picomatch!(glob, { dot: true, nocase: !caseSensitive, windows: false, posix: true });
 }
 
 /** The first `[` or `{` that is never closed (escapes with `\` respected), or null. */

@@ -1,31 +1,13 @@
 /**
- * Words that steer a model to the right call (contract §23): the closest known name for
- * an unknown one, what is wrong with a date-time and its corrected form, and why an empty
- * answer may be empty.
+ * Words that steer a model to the right call (contract §23): what is wrong with a date-time
+ * and its corrected form, what a duration was meant as, and why an empty answer may be empty.
+ * (The closest known name for an unknown one is `calls/closest_name.ts`.)
  *
  * @module
  */
-import { distance } from "fastest-levenshtein";
 import type { SearchRequest } from "./request.ts";
 import { parseDateTime } from "./time.ts";
 import type { Words } from "./words.ts";
-
-/**
- * The known name closest to `name`: the same but for case, `_` or `-`, else one within
- * a third of its length by edit distance; `null` when none is that close.
- */
-export function closestName(name: string, known: readonly string[]): string | null {
-  const plain = (s: string) => s.toLowerCase().replace(/[_-]/g, "");
-  const same = known.find((k) => plain(k) === plain(name));
-  if (same) return same;
-  let best: string | null = null;
-  let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
-  for (const k of known) {
-    const d = distance(plain(name), plain(k));
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return best;
-}
 
 /** What is wrong with a date-time that is not RFC 3339, and the value it was likely meant as. */
 export function dateTimeMistake(text: string): { problem: string; corrected: string | null } {

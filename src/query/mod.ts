@@ -1,28 +1,24 @@
 /**
- * The query and its contract: the checks of the tool's arguments, the one `SearchRequest`
- * they make, its times, globs and orders, and cursors with the query hash (contract
- * §5-§10). Pure: no file system, no workers. The arguments' parsing (zod) is the sub-room
- * `query/arguments`, which no worker loads.
+ * The query and its contract: the one `SearchRequest` a call makes, its times, globs and
+ * orders (contract §5-§10). Pure: no file system, no workers. What only the server's own
+ * isolate needs is in sub-rooms no worker loads: the arguments' parsing (zod) in
+ * `query/arguments`, their checks, the closest name and the cursors (fastest-levenshtein,
+ * `node:crypto`) in `query/calls`. An npm package or a `node:` module in a worker starts
+ * Deno's Node layer in that isolate, about 4 MB each (contract §28a).
  *
  * May import: security, config.ts, errors.ts.
  *
  * @module
  */
+export { withinHint } from "./hints.ts";
 export {
-  CURSOR_VERSION,
-  decodeCursor,
-  decodeSetCursor,
-  encodeCursor,
-  encodePayload,
-  encodeSetCursor,
-  invalid as invalidCursor,
-  parsePayload,
-  queryHash,
-  type SetPosition,
-} from "./cursor.ts";
-export { checkRoot, checkTime, invalidArgument } from "./checks.ts";
-export { closestName, withinHint } from "./hints.ts";
-export { compileGlob, GlobSyntaxError, isCaseSensitive, type PathMatcher } from "./glob.ts";
+  compileGlob,
+  globsLoaded,
+  GlobSyntaxError,
+  isCaseSensitive,
+  loadGlobs,
+  type PathMatcher,
+} from "./glob.ts";
 export {
   comparePaths,
   isWalkOrder,

@@ -8,15 +8,13 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { formatTime, type RootKey, rootsOrder } from "../query/mod.ts";
 import {
   decodeSetCursor,
   encodeCursor,
   encodeSetCursor,
-  formatTime,
-  type RootKey,
-  rootsOrder,
   type SetPosition,
-} from "../query/mod.ts";
+} from "../query/calls/mod.ts";
 import { parseArguments } from "../query/arguments/mod.ts";
 import type { ScanProgress } from "../walk/mod.ts";
 import {

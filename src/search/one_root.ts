@@ -7,7 +7,8 @@
 import type { Config } from "../config.ts";
 import type { Clock } from "../ports/mod.ts";
 import type { Guard } from "../security/mod.ts";
-import { encodeCursor, formatTime, type SearchRequest, type TimeField } from "../query/mod.ts";
+import { formatTime, type SearchRequest, type TimeField } from "../query/mod.ts";
+import { encodeCursor } from "../query/calls/mod.ts";
 import { parseArguments } from "../query/arguments/mod.ts";
 import type { Match, ScanProgress } from "../walk/mod.ts";
 import type { Page, Pager } from "../paging/mod.ts";

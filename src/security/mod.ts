@@ -1,6 +1,7 @@
 /**
  * Layer 1 of the sandbox (contract §13): the lexical rules for `path`, containment by
- * segments, and the realpath checks of the start path and of each folder before it is read.
+ * segments (on POSIX path rules of its own, posix_rules.ts, held to `node:path`'s), and the
+ * realpath checks of the start path and of each folder before it is read.
  *
  * May import: ports, errors.ts.
  *

@@ -7,13 +7,22 @@
  *
  * @module
  */
-import path from "node:path";
+import { type PathRules, posixRules } from "./posix_rules.ts";
 
-/** The path functions of one platform: `path.posix` or `path.win32`. */
-export type PathRules = typeof path.posix;
+export type { PathRules };
 
-/** The rules of the platform we run on. */
-export const hostRules: PathRules = path;
+/**
+ * The rules of the platform we run on: `node:path`'s on Windows, else its POSIX rules as
+ * posix_rules.ts computes them (no isolate starts Deno's Node layer for paths alone).
+ */
+export const hostRules: PathRules = Deno.build.os === "windows"
+  ? (await import("node:path")).win32
+  : posixRules;
+
+/** Whether `rules` are Windows' (`\\` separates, drives and names compare without case). */
+function windows(rules: PathRules): boolean {
+  return rules.sep === "\\";
+}
 
 /**
  * Makes `p` absolute and normalized, without trailing separators (a file-system
@@ -38,7 +47,7 @@ export function normalizeAbsolute(p: string, rules: PathRules = hostRules): stri
  * Windows its lower-case form (NTFS names are case-insensitive by default).
  */
 export function comparisonKey(normalized: string, rules: PathRules = hostRules): string {
-  return rules === path.win32 ? normalized.toLowerCase() : normalized;
+  return windows(rules) ? normalized.toLowerCase() : normalized;
 }
 
 /**
@@ -52,12 +61,12 @@ export function comparisonKey(normalized: string, rules: PathRules = hostRules):
  * ```
  */
 export function isWithin(parent: string, child: string, rules: PathRules = hostRules): boolean {
-  if (rules === path.posix && plainlyBelow(parent, child)) return true;
+  if (!windows(rules) && plainlyBelow(parent, child)) return true;
   const rel = rules.relative(parent, child);
   if (rel === "") return true;
   if (rules.isAbsolute(rel)) return false; // another drive or UNC share
   return rel !== ".." && !rel.startsWith(".." + rules.sep) &&
-    !(rules === path.win32 && rel.startsWith("../"));
+    !(windows(rules) && rel.startsWith("../"));
 }
 
 /**
@@ -73,7 +82,7 @@ function plainlyBelow(parent: string, child: string): boolean {
 const DOT_OR_EMPTY_SEGMENT = /\/(\.\.?)?(\/|$)/;
 
 function isSeparator(ch: string | undefined, rules: PathRules): boolean {
-  return ch === "/" || (rules === path.win32 && ch === "\\");
+  return ch === "/" || (windows(rules) && ch === "\\");
 }
 
 /**

@@ -10,11 +10,42 @@
  *
  * @module
  */
-import ignore from "ignore";
+import type ignoreOf from "ignore";
 import { isFsError } from "../errors.ts";
 import type { FsPort } from "../ports/mod.ts";
 import { absoluteOf, ancestors, hostRules } from "../security/mod.ts";
-import { compileGlob, type Filter, isCaseSensitive, type PathMatcher } from "../query/mod.ts";
+import {
+  compileGlob,
+  type Filter,
+  globsLoaded,
+  isCaseSensitive,
+  loadGlobs,
+  type PathMatcher,
+} from "../query/mod.ts";
+
+/** The `ignore` package, once loaded (at once in the server's own isolate). */
+let ignore: typeof ignoreOf | null = null;
+
+async function loadIgnore(): Promise<void> {
+  ignore ??= (await import("ignore")).default as typeof ignoreOf;
+}
+
+if (!("WorkerGlobalScope" in globalThis)) await loadIgnore(); // the server's own isolate
+
+/**
+ * Loads into a worker what `filter` is matched with (picomatch for its globs, `ignore` for
+ * ignore files), when it is not loaded yet; `null` when nothing is to load. A worker loads
+ * them only when a call asks for them: an npm package starts Deno's Node layer in its
+ * isolate, about 4 MB each, and every root has its own workers (contract §28a).
+ */
+export function matchersFor(
+  filter: Pick<Filter, "glob" | "exclude" | "respectIgnoreFiles">,
+): Promise<void> | null {
+  const globs = !globsLoaded() && (filter.glob !== null || filter.exclude.length > 0);
+  const rules = ignore === null && filter.respectIgnoreFiles;
+  if (!globs && !rules) return null;
+  return Promise.all([globs ? loadGlobs() : null, rules ? loadIgnore() : null]).then(() => {});
+}
 
 /** The ignore files of one folder, in the order their rules are added: `.ignore` wins. */
 const IGNORE_FILES = [".gitignore", ".ignore"] as const;
@@ -90,6 +121,7 @@ export function compileExclusion(
   // One rule list for the whole tree, in git's order of precedence (the last match
   // wins): .git/info/exclude, then each folder's .gitignore and .ignore as the walk
   // meets them, top down, their patterns rewritten to hold from the root.
+  if (ignore === null) throw new Error("an exclusion in a worker before matchersFor");
   const rules = ignore({ ignorecase: false });
   const sep = hostRules.sep;
   let refused = 0;

@@ -9,7 +9,7 @@
  * @module
  */
 export { type Collected, type EntryCounts, mergeShares, type ScanOutcome } from "./collector.ts";
-export { compileExclusion } from "./exclusion.ts";
+export { compileExclusion, matchersFor } from "./exclusion.ts";
 export { compileFilter, type Match } from "./filter.ts";
 export { UNDECODED } from "./read_listing.ts";
 export {

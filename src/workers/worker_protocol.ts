@@ -5,6 +5,7 @@
  */
 import { ToolError, type ToolErrorData } from "../errors.ts";
 import {
+  matchersFor,
   scan,
   ScanCancelled,
   type ScanOutcome,
@@ -121,6 +122,8 @@ export async function answerScan(
     return cancelled();
   };
   try {
+    const loading = matchersFor(request.filter); // picomatch or `ignore`, the first time asked
+    if (loading) await loading;
     const outcome = await run(
       request,
       plan,

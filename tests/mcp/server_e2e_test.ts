@@ -2,7 +2,7 @@
  * End to end: the server spawned over stdio, driven by the SDK Client.
  */
 import assert from "node:assert/strict";
-import { encodeCursor } from "../../src/query/cursor.ts";
+import { encodeCursor } from "../../src/query/calls/mod.ts";
 import {
   connect,
   type Connection,

@@ -8,9 +8,9 @@
  *
  * @module
  */
-import { getHeapStatistics } from "node:v8";
 import { type Clock, type FsPort, systemClock } from "../../ports/mod.ts";
 import {
+  matchersFor,
   scan,
   type ScanOutcome,
   type ScanPlan,
@@ -40,7 +40,13 @@ import {
   withCount,
   withDrops,
 } from "../focus/mod.ts";
-import type { CheckedMessage, IndexControl, IndexReport, JournalReply } from "./index_messages.ts";
+import {
+  type CheckedMessage,
+  DEFAULT_HEAP_LIMIT,
+  type IndexControl,
+  type IndexReport,
+  type JournalReply,
+} from "./index_messages.ts";
 import { FedFs } from "../fill/mod.ts";
 import { type JournalBounds, RootJournal } from "../journal/mod.ts";
 
@@ -101,9 +107,10 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   const { base } = options;
   const clock = options.clock ?? systemClock;
   const countBudget = options.countBudget ?? COUNT_BUDGET;
-  const heapLimit = getHeapStatistics().heap_size_limit;
-  const budgetBytes = Math.floor(heapLimit * INDEX_HEAP_SHARE);
-  const heapNearlyFull = () => getHeapStatistics().used_heap_size > heapLimit * HEAP_FULL_SHARE;
+  // Told by the one that starts it (`record`): `node:v8` would start Deno's Node layer here.
+  let heapLimit = DEFAULT_HEAP_LIMIT;
+  const budgetBytes = () => Math.floor(heapLimit * INDEX_HEAP_SHARE);
+  const heapNearlyFull = () => Deno.memoryUsage().heapUsed > heapLimit * HEAP_FULL_SHARE;
   let cache: TreeCache | null = null;
   let maxEntries = 0;
   let unwatched: readonly string[] = [];
@@ -123,8 +130,8 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
   /** `at`: the journal's position when the answer began (its clock: contract §24). */
   const report = (index: TreeCache | null, at = journal?.position ?? 0): IndexReport => ({
     entries: !index ? 0 : index.overflowed ? index.overflowedAt : index.entries,
-    budgetBytes,
-    memoryBytes: getHeapStatistics().used_heap_size + (index?.offHeapBytes ?? 0),
+    budgetBytes: budgetBytes(),
+    memoryBytes: Deno.memoryUsage().heapUsed + (index?.offHeapBytes ?? 0),
     watches: Math.max(0, (index?.folders ?? 0) - unwatched.length),
     overflowed: index?.overflowed ?? null,
     special: index?.special ?? false,
@@ -141,7 +148,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
         disk: base,
         rootReal,
         maxEntries,
-        maxBytes: budgetBytes,
+        maxBytes: budgetBytes(),
         heapNearlyFull,
         unwatched,
       });
@@ -174,6 +181,7 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
       );
     } else if (message.type === "record") {
       maxEntries = message.maxEntries;
+      heapLimit = message.heapLimit ?? heapLimit;
       unwatched = message.unwatched;
       lagging.clear(); // a new watch: its waves start again
       bounds = message.journal ?? bounds;
@@ -185,8 +193,15 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
     } else if (message.type === "journal") {
       journal?.begin(Math.min(message.at, clock.now()));
     } else if (message.type === "since") {
-      const answer = journal?.ask(message.query) ?? { fresh: "its index is not ready" };
-      scope.postMessage({ type: "since", id: message.id, answer, report: report(cache) });
+      const ask = () => {
+        const answer = journal?.ask(message.query) ?? { fresh: "its index is not ready" };
+        scope.postMessage({ type: "since", id: message.id, answer, report: report(cache) });
+      };
+      // The first question with a glob or ignore files loads their matchers (a journal's
+      // answer says as of when it is, so one given a moment later is as exact).
+      const loading = matchersFor(message.query.filter);
+      if (loading) void loading.then(ask);
+      else ask();
     } else if (message.rescan) {
       fed.changed("all");
       cache?.clear();

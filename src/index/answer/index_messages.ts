@@ -41,6 +41,9 @@ export interface IndexReport {
 }
 
 /** Server to index worker. */
+/** An index worker's heap limit until it is told its own: the start task's (140 MiB). */
+export const DEFAULT_HEAP_LIMIT = 140 * 1024 * 1024;
+
 export type IndexControl =
   /**
    * Keep what scans read from now on (the watcher runs), up to `maxEntries`; the
@@ -50,6 +53,11 @@ export type IndexControl =
     type: "record";
     maxEntries: number;
     unwatched: readonly string[];
+    /**
+     * The isolate's heap limit in bytes (V8's `heap_size_limit`, the same in every isolate of
+     * the process), read where the worker is started. Default: {@linkcode DEFAULT_HEAP_LIMIT}.
+     */
+    heapLimit?: number;
     /** The bounds of the root's journal of changes (contract §24). Default: none. */
     journal?: JournalBounds;
     /**

@@ -23,9 +23,11 @@ import {
   checkSize,
   checkTime,
   clash,
+  decodeCursor,
   invalidArgument,
-} from "../checks.ts";
-import { decodeCursor, peekChain, queryHash } from "../cursor.ts";
+  peekChain,
+  queryHash,
+} from "../calls/mod.ts";
 import { type SearchRequest, type Sort, SORTS, TIME_FIELDS, type TimeField } from "../request.ts";
 import { type Period, periodBounds, PERIODS, serverTimeZone, withinStart } from "../window.ts";
 

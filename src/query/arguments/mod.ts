@@ -4,7 +4,7 @@
  * query, and zod, loaded in an isolate, costs it about 5.5 MB (an index worker 22 → 16.6 MB
  * PSS; docs/benchmarks.md), so only the server's own isolate loads it.
  *
- * May import: query, security, config.ts, errors.ts.
+ * May import: query, query/calls, security, config.ts, errors.ts.
  *
  * @module
  */

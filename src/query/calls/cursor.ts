@@ -9,8 +9,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { ToolError } from "../errors.ts";
-import { type Position, queryArguments, type SearchRequest, type Sort, SORTS } from "./request.ts";
+import { ToolError } from "../../errors.ts";
+import { type Position, queryArguments, type SearchRequest, type Sort, SORTS } from "../request.ts";
 
 /** The cursor format version this server writes and reads. */
 export const CURSOR_VERSION = 1;

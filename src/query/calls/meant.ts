@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { dateTimeMistake, withinHint } from "./hints.ts";
-import { parseDateTime } from "./time.ts";
+import { dateTimeMistake, withinHint } from "../hints.ts";
+import { parseDateTime } from "../time.ts";
 
 const text = (value: unknown): string | null =>
   typeof value === "string" && value.trim() !== "" ? value.trim() : null;

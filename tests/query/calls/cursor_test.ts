@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { throwsCode } from "../helpers/throws.ts";
-import { loadConfig } from "../../src/config.ts";
-import { parseArguments } from "../../src/query/arguments/mod.ts";
+import { throwsCode } from "../../helpers/throws.ts";
+import { loadConfig } from "../../../src/config.ts";
+import { parseArguments } from "../../../src/query/arguments/mod.ts";
 import fc from "npm:fast-check@4.10.2";
-import { ToolError } from "../../src/errors.ts";
-import { decodeCursor, encodeCursor, queryHash as hashOf } from "../../src/query/cursor.ts";
-import { type Position, type SearchRequest, type Sort, SORTS } from "../../src/query/request.ts";
+import { ToolError } from "../../../src/errors.ts";
+import { decodeCursor, encodeCursor, queryHash as hashOf } from "../../../src/query/calls/mod.ts";
+import { type Position, type SearchRequest, type Sort, SORTS } from "../../../src/query/request.ts";
 
 const Q = "query-hash-1";
 

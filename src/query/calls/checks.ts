@@ -5,15 +5,16 @@
  * @module
  */
 import type { z } from "zod";
-import type { Config } from "../config.ts";
-import { findRoot } from "../config.ts";
-import { ToolError } from "../errors.ts";
-import { comparisonKey, hostRules, isWithin, normalizeAbsolute } from "../security/mod.ts";
-import { compileGlob, GlobSyntaxError } from "./glob.ts";
+import type { Config } from "../../config.ts";
+import { findRoot } from "../../config.ts";
+import { ToolError } from "../../errors.ts";
+import { comparisonKey, hostRules, isWithin, normalizeAbsolute } from "../../security/mod.ts";
+import { compileGlob, GlobSyntaxError } from "../glob.ts";
 import { meantArgument, numberFix } from "./meant.ts";
-import type { SearchRequest } from "./request.ts";
-import { closestName, dateTimeMistake } from "./hints.ts";
-import { parseDateTime } from "./time.ts";
+import type { SearchRequest } from "../request.ts";
+import { closestName } from "./closest_name.ts";
+import { dateTimeMistake } from "../hints.ts";
+import { parseDateTime } from "../time.ts";
 
 export function invalidArgument(
   issue: z.core.$ZodIssue | undefined,
