@@ -2,8 +2,8 @@
  * What changed since (contract §24): the `fs.changes_since` use case, its arguments and
  * cursors, its clocks, its words, and a fresh instance's answer from times.
  *
- * May import: index, search, paging, walk, query, query/calls, query/arguments, security, ports, config.ts,
- * errors.ts, presentation.ts.
+ * May import: index, search, paging, walk, query, query/calls, query/arguments, security, ports,
+ * config.ts, errors.ts, presentation.ts.
  *
  * @module
  */

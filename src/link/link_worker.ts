@@ -89,7 +89,7 @@ async function reach(roots: number[]): Promise<void> {
  * connects each root's socket once it is there.
  */
 async function start(roots: number[], args: string[], input: string): Promise<void> {
-  /** The service's exit code, once it has ended (a service that ends as it starts is not waited for). */
+  /** The service's exit code once it has ended (one that ends as it starts is not waited for). */
   let ended: number | null = null;
   try {
     const child = new Deno.Command(setup!.command, {

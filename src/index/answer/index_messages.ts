@@ -40,10 +40,10 @@ export interface IndexReport {
   journal: { position: number; start: number | null; steps: number; bytes: number };
 }
 
-/** Server to index worker. */
 /** An index worker's heap limit until it is told its own: the start task's (140 MiB). */
 export const DEFAULT_HEAP_LIMIT = 140 * 1024 * 1024;
 
+/** Server to index worker. */
 export type IndexControl =
   /**
    * Keep what scans read from now on (the watcher runs), up to `maxEntries`; the
