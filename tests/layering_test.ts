@@ -6,7 +6,7 @@
  * imports from another room only what that line allows, and only through the other room's
  * `mod.ts`, never its internals; a room may import its own sub-rooms (through their
  * `mod.ts`), and a sub-room the modules of the room it is in, when it names that room.
- * No folder holds more than 12 modules.
+ * No folder holds more than 12 modules, and no module more than 300 lines.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -15,6 +15,8 @@ import { fileURLToPath } from "node:url";
 const SRC = fileURLToPath(new URL("../src", import.meta.url));
 /** The most modules (`.ts` files) one folder of `src/` may hold. */
 const MOST_MODULES = 12;
+/** The most lines one module of `src/` may have. */
+const MOST_LINES = 300;
 
 /** What a room's mod.ts says it may import. */
 function mayImport(dir: string, name: string): Set<string> {
@@ -143,6 +145,20 @@ Deno.test("layering: no folder of src/ holds more than 12 modules", () => {
     .filter(([, n]) => n > MOST_MODULES);
   assert.deepEqual(crowded, []);
 });
+
+Deno.test("layering: no module of src/ is over 300 lines", () => {
+  const long = [SRC, ...[...rooms().keys()].map((r) => path.join(SRC, r))]
+    .flatMap((dir) => modules(dir))
+    .map((file) => [path.relative(SRC, file), lineCount(file)] as const)
+    .filter(([, n]) => n > MOST_LINES);
+  assert.deepEqual(long, []);
+});
+
+/** The lines of a text file (a last line without its newline counts too). */
+function lineCount(file: string): number {
+  const text = Deno.readTextFileSync(file);
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
 
 Deno.test("layering: the rooms are the ones docs/architecture.md describes", () => {
   assert.deepEqual([...rooms().keys()].sort(), [

@@ -16,7 +16,8 @@
  * @module
  */
 import { hostRules } from "../../security/mod.ts";
-import { UNDECODED, VCS_FOLDERS } from "../../walk/mod.ts";
+import { type ScanOutcome, UNDECODED, VCS_FOLDERS } from "../../walk/mod.ts";
+import type { SearchRequest } from "../../query/mod.ts";
 import { DIR, type FolderTree } from "../store/mod.ts";
 import type { Dropped, Focus } from "./focus.ts";
 
@@ -147,4 +148,22 @@ export class ListingDrops {
     if (vcs) this.#dropped.vcs += n;
     else this.#dropped.matches += n;
   }
+}
+
+/** Nothing dropped yet. */
+export function noneDropped(): Dropped {
+  return { files: 0, listings: 0, beyond: 0, exact: 0, matches: 0, vcs: 0, reread: 0 };
+}
+
+/**
+ * Whether an unfocused walk could have answered otherwise: it would have visited the
+ * `dropped` files and read the `dropped` listings too, and a page is cut by counts of what
+ * was visited.
+ */
+export function mayDiffer(outcome: ScanOutcome, dropped: Dropped, request: SearchRequest): boolean {
+  if (dropped.files === 0 && dropped.listings === 0) return false;
+  const { scannedFiles, scannedDirectories } = outcome.walk;
+  const { maxFilesScanned, maxDirectoriesScanned } = request.limits;
+  return outcome.stopped !== null || scannedFiles + dropped.files > maxFilesScanned ||
+    scannedDirectories + dropped.listings > maxDirectoriesScanned;
 }

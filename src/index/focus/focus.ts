@@ -288,21 +288,3 @@ export function pageOf(
     page: { desc: order === "time_desc", k: request.limit + 1, tie, wants },
   };
 }
-
-/** Nothing dropped yet. */
-export function noneDropped(): Dropped {
-  return { files: 0, listings: 0, beyond: 0, exact: 0, matches: 0, vcs: 0, reread: 0 };
-}
-
-/**
- * Whether an unfocused walk could have answered otherwise: it would have visited the
- * `dropped` files and read the `dropped` listings too, and a page is cut by counts of what
- * was visited.
- */
-export function mayDiffer(outcome: ScanOutcome, dropped: Dropped, request: SearchRequest): boolean {
-  if (dropped.files === 0 && dropped.listings === 0) return false;
-  const { scannedFiles, scannedDirectories } = outcome.walk;
-  const { maxFilesScanned, maxDirectoriesScanned } = request.limits;
-  return outcome.stopped !== null || scannedFiles + dropped.files > maxFilesScanned ||
-    scannedDirectories + dropped.listings > maxDirectoriesScanned;
-}

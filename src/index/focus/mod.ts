@@ -15,16 +15,15 @@ export {
   type Dropped,
   type Focus,
   focusOf,
-  mayDiffer,
   narrowToCursor,
   narrowToWorst,
-  noneDropped,
   outside,
   pageOf,
   uncounted,
   withCount,
   withDrops,
 } from "./focus.ts";
+export { mayDiffer, noneDropped } from "./exact_drops.ts";
 export { handOut } from "./hand_out.ts";
 export {
   keepOrder,
