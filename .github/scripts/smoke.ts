@@ -1,6 +1,7 @@
 /**
  * Release smoke test: starts a compiled binary as an MCP server on a temp folder,
- * initializes over stdio, lists the tools and runs one search, then searches until the
+ * initializes over stdio, lists the tools and runs one search (with a glob and ignore files,
+ * whose matchers a worker loads when first asked), then searches until the
  * root's live index answers (contract §18: the binary carries the index's workers; one
  * left out turns the index off for good, which this sees), shared under the build its
  * compile wrote (contract §28a), which `status` names and `stop` ends, no root's path on its
@@ -54,10 +55,10 @@ try {
   const { tools } = await client.listTools();
   const names = tools.map((t: { name: string }) => t.name);
   if (!names.includes("fs.search_by_time")) throw new Error(`tools: ${names}`);
-  const result = await client.callTool({
-    name: "fs.search_by_time",
-    arguments: { timeField: "modified" },
-  });
+  // With a glob and ignore files: a worker loads picomatch and `ignore` when a call first asks
+  // for them (walk/exclusion.ts), so the binary must carry them for its workers too.
+  const asked = { timeField: "modified", glob: "*.md", respectIgnoreFiles: true };
+  const result = await client.callTool({ name: "fs.search_by_time", arguments: asked });
   const matches = (result.structuredContent as { matches: { path: string }[] }).matches.map((m) =>
     m.path
   );
@@ -89,10 +90,12 @@ try {
     // Once ready, a call passes the barrier (the binary may write its private folder) and
     // is answered by the index.
     const before = index.answers?.index ?? 0;
-    await client.callTool({ name: "fs.search_by_time", arguments: { timeField: "modified" } });
+    const indexed = await client.callTool({ name: "fs.search_by_time", arguments: asked });
     index = await rootIndex();
-    if ((index.answers?.index ?? 0) <= before) {
-      throw new Error(`the index did not answer: ${JSON.stringify(index)}`);
+    if ((index.answers?.index ?? 0) <= before || indexed.isError) {
+      throw new Error(
+        `the index did not answer: ${JSON.stringify(index)} ${JSON.stringify(indexed)}`,
+      );
     }
     // Shared (contract §28a): the binary names its build by the digest its build wrote, and
     // `status` and `stop` reach its service.
