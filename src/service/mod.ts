@@ -8,8 +8,7 @@
  *
  * Not `changes`, whose arguments load zod: a service never parses a tool's arguments.
  *
- * May import: wire, index, paging, workers, walk, query, ports, config.ts, errors.ts,
- * named_lock.ts.
+ * May import: wire, index, paging, workers, walk, query, ports, config.ts, errors.ts.
  *
  * @module
  */

@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { lockedNew } from "../named_lock.ts";
 
 /** How long a lock held by another is looked at again: a sweep holds one only for a moment. */
 const SWEEP_MOMENT_MS = 50;
@@ -30,13 +29,13 @@ export function inodeAt(path: string): number | null {
 
 /**
  * Takes the lock at `path`; `null` when another holds it. A new lock file is locked before
- * it has its name (named_lock.ts): a sweep (`sweepDead`, in any service or session) that
- * opened it between its making and its locking would have held it for that moment, and this
- * service would have left its root as another's.
+ * it has its name (made under a name of its own, then linked there): a sweep (`sweepDead`,
+ * in any service or session) that opened it between its making and its locking would have
+ * held it for that moment, and this service would have left its root as another's.
  */
 export async function holdLock(path: string): Promise<HeldLock | null> {
   for (let tries = 0; tries < 5; tries++) {
-    const file = lockedNew(path) ?? await lockedThere(path);
+    const file = (await lockedNew(path)) ?? await lockedThere(path);
     if (file === "gone") continue; // removed meanwhile (a sweep of a dead one's): again
     if (file === null) return null;
     const ino = file.statSync().ino;
@@ -59,6 +58,32 @@ export async function holdLock(path: string): Promise<HeldLock | null> {
     file.close(); // removed under us: take the new file's lock
   }
   return null;
+}
+
+/**
+ * A new lock file at `path`, locked before it is linked there; `null` when a file is there
+ * already (or links cannot be made here: that file is then opened and locked as it is).
+ */
+async function lockedNew(path: string): Promise<Deno.FsFile | null> {
+  const unnamed = `${path}.${Deno.pid}-${crypto.randomUUID()}.new`;
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(unnamed, { read: true, write: true, createNew: true, mode: 0o600 });
+  } catch {
+    return null;
+  }
+  try {
+    if (!(await file.tryLock(true))) throw new Error("locked"); // none else knows its name
+    Deno.linkSync(unnamed, path);
+    return file;
+  } catch {
+    file.close();
+    return null;
+  } finally {
+    try {
+      Deno.removeSync(unnamed);
+    } catch { /* gone */ }
+  }
 }
 
 /**

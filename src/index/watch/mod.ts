@@ -4,7 +4,7 @@
  * the runtime's `Deno.watchFs` and passes barriers, what the server holds of that worker,
  * and their messages (what a change says).
  *
- * May import: index, workers, security, named_lock.ts.
+ * May import: index, workers, security.
  *
  * @module
  */

@@ -6,14 +6,13 @@
  * `--allow-read` are all it needs), else in the temp folder Deno names.
  *
  * Its process holds the lock of `held.lock` in it for its whole life (locked before the file
- * has that name, named_lock.ts, so none sees it free). A process killed before it could
- * remove its folder leaves that lock free: the next one to make a private folder in the same place removes the
+ * has that name, so none sees it free). A process killed before it could remove its folder
+ * leaves that lock free: the next one to make a private folder in the same place removes the
  * folder (contract §28a: what a dead process left is cleaned by the next one).
  *
  * @module
  */
 import { hostRules, isWithin } from "../../security/mod.ts";
-import { lockedNew } from "../../named_lock.ts";
 
 const PREFIX = "file-time-search-";
 /** The file whose lock says that the folder's process is alive. */
@@ -91,8 +90,19 @@ export function cookiesFolder(privateFolder: string, n: number): string {
 
 /** Locks `held.lock` in the new folder `made` for this process's life (quietly, if it cannot). */
 function hold(made: string): void {
-  const file = lockedNew(`${made}${hostRules.sep}${HELD}`);
-  if (file !== null) holding.set(made, file); // not held: never swept either
+  const named = `${made}${hostRules.sep}${HELD}`;
+  const unnamed = `${named}.new`;
+  try {
+    const file = Deno.openSync(unnamed, { read: true, write: true, createNew: true, mode: 0o600 });
+    try {
+      if (!file.tryLockSync(true)) throw new Error("locked");
+      Deno.renameSync(unnamed, named);
+    } catch (err) {
+      file.close();
+      throw err;
+    }
+    holding.set(made, file);
+  } catch { /* not held: never swept either (only a free held.lock is) */ }
 }
 
 /**
