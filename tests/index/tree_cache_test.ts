@@ -74,3 +74,39 @@ Deno.test({
     );
   },
 });
+
+Deno.test(
+  "TreeCache: a folder's mode changed while its listing was already forgotten: no stat is carried",
+  async () => {
+    // The flaky "mode changed" test of tests/index/unprivileged_test.ts, made certain: an
+    // entry added to d forgets d's listing (its stats kept, to be carried to the listing read
+    // again); then d's mode changes so that its entries can no longer be stat'ed.
+    await using tree = await makeTree({ "d/a.txt": { mtime: T0 }, "d/b.txt": { mtime: T0 } });
+    let closed = false;
+    const fs: FsPort = {
+      ...denoFs,
+      lstat: (path) => {
+        if (closed && path.startsWith(tree.abs("d") + "/")) {
+          throw new Deno.errors.PermissionDenied("closed");
+        }
+        return denoFs.lstat(path);
+      },
+    };
+    const cache = new TreeCache({ base: fs, rootReal: tree.root, maxEntries: 1_000 });
+    cache.record(true);
+    const root = { path: tree.root, realPath: tree.root };
+    await scan(fillRequest(root, 1_000), { fs: cache, clock: systemClock, guard: strictGuard });
+    assert.equal(cache.lstat(tree.abs("d/a.txt")).mtime?.getTime(), T0, "held");
+    Deno.writeTextFileSync(tree.abs("d/c.txt"), "c");
+    cache.apply([{ kind: "create", paths: [tree.abs("d/c.txt")] }]);
+    closed = true;
+    cache.apply([{ kind: "modify", paths: [tree.abs("d")] }]);
+    cache.begin();
+    assert.deepEqual([...cache.readDir(tree.abs("d"))].map((e) => e.name).sort(), [
+      "a.txt",
+      "b.txt",
+      "c.txt",
+    ]);
+    assert.throws(() => cache.lstat(tree.abs("d/a.txt")), Deno.errors.PermissionDenied);
+  },
+);

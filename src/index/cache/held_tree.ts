@@ -161,7 +161,7 @@ export class HeldTree {
    */
   forgetListing(path: string): void {
     const folder = this.tree.node(path, false);
-    if (!this.tree.listed(folder)) return;
+    if (!this.tree.kept(folder)) return;
     this.changed();
     this.#unlistAll(folder);
     this.#unstat(path);
@@ -170,9 +170,11 @@ export class HeldTree {
   /**
    * Forgets a folder's listing and its entries' stats: none carried to the listing read
    * again, each `lstat`ed afresh (its mode may have changed what the server's user may stat).
+   * A listing already forgotten still has its entries' stats kept, to be carried to the one
+   * read again (folder_tree.ts): those go too.
    */
   #unlistAll(folder: number): void {
-    if (!this.tree.listed(folder)) return;
+    if (!this.tree.kept(folder)) return;
     const { first, count } = this.tree.run(folder);
     for (let e = first; e < first + count; e++) recordInfo(this.tree, folder, e, null);
     this.tree.unlist(folder);
