@@ -12,18 +12,12 @@
  */
 import denoJson from "./deno.json" with { type: "json" };
 import type { CliIo } from "./src/cli/cli.ts";
-import {
-  ConfigError,
-  ENV_VARIABLES,
-  envPermissionProblem,
-  loadConfig,
-  readablePaths,
-} from "./src/config.ts";
+import { matchersAtImport } from "./src/isolate_role.ts";
 import type { Log } from "./src/mcp/server.ts";
 import type { ServiceSettings } from "./src/wire/mod.ts";
 import { V8_FLAGS } from "./src/runtime_flags.ts";
 import { WORKER_MODULES } from "./src/worker_modules.ts";
-import { fileURLToPath as fromFileUrl } from "node:url";
+import { fromFileUrl } from "./src/file_url.ts";
 
 /** The workers' modules: creating a worker needs read access to its module. */
 const WORKER_FILES = Object.values(WORKER_MODULES).map((url) => fromFileUrl(url));
@@ -163,6 +157,8 @@ async function main(args: string[]): Promise<number> {
       console.error("file-time-search: a service is started by a session, its settings on stdin.");
       return 2;
     }
+    // Its isolate matches nothing itself: no picomatch or `ignore`, so no Node layer.
+    matchersAtImport.now = false;
     const { runService } = await import("./src/service/mod.ts");
     await runService(settings, {
       // From source its `net` is exactly its sockets, kept to listen again where a cleaner
@@ -183,6 +179,8 @@ async function main(args: string[]): Promise<number> {
     const { runCli } = await import("./src/cli/cli.ts");
     return await runCli(args, await cliIo());
   }
+  const { ConfigError, ENV_VARIABLES, envPermissionProblem, loadConfig, readablePaths } =
+    await import("./src/config.ts");
   const envProblem = envPermissionProblem(
     ENV_VARIABLES.filter((variable) =>
       Deno.permissions.querySync({ name: "env", variable }).state !== "granted"
@@ -222,6 +220,8 @@ async function main(args: string[]): Promise<number> {
     Deno.addSignalListener("SIGTERM", () => Deno.exit(143));
   }
   const { serve } = await import("./src/mcp/server.ts");
+  // A session loads Deno's Node layer anyway (the MCP SDK does); a service never does.
+  const { getHeapStatistics } = await import("node:v8");
   const { buildOf } = await import("./src/wire/mod.ts");
   await serve({
     config,
@@ -232,6 +232,7 @@ async function main(args: string[]): Promise<number> {
     output: Deno.stdout.writable,
     serviceCommand,
     giveUp: giveUpNetAndRun,
+    heapLimit: getHeapStatistics().heap_size_limit,
   });
   return 0;
 }

@@ -7,6 +7,7 @@ import denoJson from "../deno.json" with { type: "json" };
 import { ENV_VARIABLES } from "../src/config.ts";
 import { ALLOW_ENV, ALLOW_WRITE, SERVER_FLAGS, V8_FLAGS } from "../src/runtime_flags.ts";
 import { runDeno } from "./helpers/spawn.ts";
+import { DEFAULT_HEAP_LIMIT } from "../src/index/answer/index_messages.ts";
 
 const README = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
 
@@ -87,4 +88,14 @@ Deno.test({
       await Deno.remove(root, { recursive: true });
     }
   },
+});
+
+Deno.test("an index worker's default heap limit is that of an isolate run with the start task's flags (a service's, which reads no node:v8)", async () => {
+  const ran = await runDeno([
+    "eval",
+    V8_FLAGS,
+    'import { getHeapStatistics } from "node:v8"; console.log(getHeapStatistics().heap_size_limit)',
+  ]);
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.equal(Number(ran.stdout.trim()), DEFAULT_HEAP_LIMIT);
 });

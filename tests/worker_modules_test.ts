@@ -75,3 +75,38 @@ Deno.test("worker modules: main.ts loads each mode's modules only in that mode",
   const service = await npmLoaded(new URL("../src/service/mod.ts", import.meta.url));
   assert.ok(!service.has("@modelcontextprotocol/sdk"), [...service].join(", "));
 });
+
+Deno.test("worker modules: a service's isolate loads no npm package and no node: module", async () => {
+  // zod (its wire's checks, now src/service/shapes.ts), `node:v8` and `node:url` started
+  // Deno's Node layer in every service: about 13 MB of PSS each (docs/benchmarks.md).
+  const main = await npmLoaded(new URL("../main.ts", import.meta.url));
+  const service = await npmLoaded(new URL("../src/service/mod.ts", import.meta.url));
+  assert.deepEqual([...main, ...service], []);
+});
+
+Deno.test("worker modules: a service's isolate, told so as main.ts tells it, loads no matcher at import", async () => {
+  // picomatch and `ignore` were loaded at import in every isolate not a worker's, a
+  // service's too, which matches nothing itself (src/isolate_role.ts).
+  const src = new URL("../src/", import.meta.url).href;
+  const code = `
+    const { matchersAtImport } = await import("${src}isolate_role.ts");
+    matchersAtImport.now = false;
+    await import("${src}service/mod.ts");
+    const { globsLoaded } = await import("${src}query/mod.ts");
+    console.log(JSON.stringify({ globs: globsLoaded() }));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--lock=tests/deno.lock", code],
+    cwd: new URL("..", import.meta.url),
+    env: childEnv(),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), { globs: false });
+  const main = Deno.readTextFileSync(new URL("../main.ts", import.meta.url));
+  const service = main.indexOf('await import("./src/service/mod.ts")');
+  assert.ok(
+    main.lastIndexOf("matchersAtImport.now = false", service) > 0,
+    "main.ts tells it first",
+  );
+});

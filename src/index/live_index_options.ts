@@ -74,6 +74,13 @@ export type RootState = Pick<
 export interface LiveIndexOptions {
   /** Every root and real path the workers may read. */
   readPaths: string[];
+  /**
+   * V8's heap limit of an isolate of this process in bytes (`node:v8`'s `heap_size_limit`,
+   * the same in every worker), which each index worker's memory budget is a share of.
+   * Default: the start task's, which a service always runs with (`DEFAULT_HEAP_LIMIT`): a
+   * service reads no `node:` module (the first starts Deno's Node layer in its isolate).
+   */
+  heapLimit?: number;
   /** `INDEX_MAX_ENTRIES`: past it a root is scanned as with the index off. */
   maxEntries: number;
   /** Start every root's watch and index now (`INDEX=on`), not on its first call. Default false. */

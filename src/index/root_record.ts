@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { getHeapStatistics } from "node:v8";
 import { DEFAULT_CHANGES, type Root } from "../config.ts";
 import { spawnSandboxed, type Task } from "../workers/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
@@ -88,8 +87,8 @@ export function startIndex(root: RootIndex, options: LiveIndexOptions, roots: nu
       type: "record",
       maxEntries,
       unwatched: root.unwatched,
-      // Read here: `node:v8` in the worker would start Deno's Node layer in each root's isolate.
-      heapLimit: getHeapStatistics().heap_size_limit,
+      // Read by the server: `node:v8` in the worker would start Deno's Node layer in it.
+      ...(options.heapLimit ? { heapLimit: options.heapLimit } : {}),
       journal: { maxSteps, maxAgeMs },
       // One server's idle share, split among all its roots (background_check.ts).
       checkShare: CHECK_CORE_SHARE / roots,

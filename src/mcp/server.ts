@@ -132,6 +132,8 @@ export interface ServeOptions {
   serviceCommand?: ServiceCommand;
   /** Called once the link to the services is made: main.ts drops `net` and `run`. */
   giveUp?: () => void;
+  /** V8's heap limit of this process's isolates (bytes). Default: the start task's. */
+  heapLimit?: number;
 }
 
 /**
@@ -175,6 +177,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       maxEntries: config.index.maxEntries,
       changes: config.changes,
       log: mcpLog.log,
+      ...(options.heapLimit ? { heapLimit: options.heapLimit } : {}),
       ...(options.watchWorkerUrl ? { watchWorkerUrl: options.watchWorkerUrl } : {}),
       ...(options.indexWorkerUrl ? { indexWorkerUrl: options.indexWorkerUrl } : {}),
     })

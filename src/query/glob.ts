@@ -1,14 +1,16 @@
 /**
  * Glob matching on root-relative paths (contract §9), through picomatch.
  *
- * picomatch is loaded at once in the server's own isolate, and in a worker only when a call
- * asks it for a glob (`loadGlobs`): an npm package starts Deno's Node layer in its isolate,
- * about 4 MB each, and every root has its own workers (contract §28a).
+ * picomatch is loaded at once in the server's own isolate, in a worker only when a call asks
+ * it for a glob (`loadGlobs`), in a service's never (isolate_role.ts): an npm package starts
+ * Deno's Node layer in its isolate, about 4 MB each, and every root has its own workers
+ * (contract §28a).
  *
  * @module
  */
 // @ts-types="@types/picomatch"
 import type picomatchOf from "picomatch";
+import { matchersAtImport } from "../isolate_role.ts";
 
 /** picomatch, once loaded. */
 let picomatch: typeof picomatchOf | null = null;
@@ -23,7 +25,7 @@ export function globsLoaded(): boolean {
   return picomatch !== null;
 }
 
-if (!("WorkerGlobalScope" in globalThis)) await loadGlobs(); // the server's own isolate
+if (matchersAtImport.now) await loadGlobs(); // the server's own isolate (isolate_role.ts)
 
 /** Tests one root-relative, `/`-separated path. */
 export type PathMatcher = (path: string) => boolean;

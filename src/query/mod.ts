@@ -6,7 +6,7 @@
  * `node:crypto`) in `query/calls`. An npm package or a `node:` module in a worker starts
  * Deno's Node layer in that isolate, about 4 MB each (contract §28a).
  *
- * May import: security, config.ts, errors.ts.
+ * May import: security, config.ts, errors.ts, isolate_role.ts.
  *
  * @module
  */

@@ -1,95 +1,109 @@
 /**
  * Every message a service reads, checked against its type before use (contract §28a): a
  * peer of the same user may send anything, and what is not a whole message of ours ends
- * that peer's connection, never the service. The schemas follow `ToService` (wire) and the
- * query's types; a request is checked field by field, as tool input is.
+ * that peer's connection, never the service. The shapes follow `ToService` (wire) and the
+ * query's types; a request is checked field by field, as tool input is (shapes.ts: the
+ * checks of the zod schema it replaced, without loading zod into a service's isolate).
  *
  * @module
  */
-import { z } from "zod";
 import { SORTS, TIME_FIELDS } from "../query/mod.ts";
 import type { ToService } from "../wire/mod.ts";
+import {
+  array,
+  BAD,
+  boolean,
+  count,
+  either,
+  nullable,
+  number,
+  object,
+  oneOf,
+  optional,
+  type Shape,
+  string,
+  tagged,
+} from "./shapes.ts";
 
-const count = z.number().int().nonnegative();
-const ms = z.number().finite().nullable();
-const root = z.object({ path: z.string(), realPath: z.string() });
+const ms = nullable(number());
+const root = object({ path: string, realPath: string });
 
-const filter = z.object({
-  timeField: z.enum(TIME_FIELDS),
+const filter = object({
+  timeField: oneOf(TIME_FIELDS),
   from: ms,
   to: ms,
-  glob: z.string().nullable(),
-  caseSensitive: z.boolean().nullable(),
-  includeFiles: z.boolean(),
-  includeDirectories: z.boolean(),
-  includeUnknownTime: z.boolean(),
-  exclude: z.array(z.string()),
-  respectIgnoreFiles: z.boolean(),
-  includeVcs: z.boolean(),
-  minSizeBytes: z.number().nullable(),
-  maxSizeBytes: z.number().nullable(),
-  alsoCreated: z.boolean().optional(),
+  glob: nullable(string),
+  caseSensitive: nullable(boolean),
+  includeFiles: boolean,
+  includeDirectories: boolean,
+  includeUnknownTime: boolean,
+  exclude: array(string),
+  respectIgnoreFiles: boolean,
+  includeVcs: boolean,
+  minSizeBytes: nullable(number()),
+  maxSizeBytes: nullable(number()),
+  alsoCreated: optional(boolean),
 });
 
-const key = z.object({ time: ms, path: z.string() });
+const key = object({ time: ms, path: string });
 
-const request = z.object({
+const request = object({
   root,
-  start: z.object({ path: z.string(), recursive: z.boolean(), maxDepth: count.nullable() }),
+  start: object({ path: string, recursive: boolean, maxDepth: nullable(count) }),
   filter,
-  order: z.enum(SORTS),
+  order: oneOf(SORTS),
   limit: count,
-  after: z.object({
-    key: key.nullable(),
-    boundary: z.string().nullable(),
-    chain: z.number().optional(),
-    counted: count.optional(),
-  }).nullable(),
-  limits: z.object({
+  after: nullable(object({
+    key: nullable(key),
+    boundary: nullable(string),
+    chain: optional(number()),
+    counted: optional(count),
+  })),
+  limits: object({
     maxFilesScanned: count,
     maxDirectoriesScanned: count,
-    scanTimeoutMs: z.number().positive(),
+    scanTimeoutMs: number((n) => n > 0),
     maxDepth: count,
-    onLimit: z.enum(["partial", "error"]),
+    onLimit: oneOf(["partial", "error"]),
   }),
 });
 
-const query = z.object({
-  since: z.union([z.object({ position: z.number() }), z.object({ ms: z.number() })]),
-  until: z.number().nullable(),
-  startPath: z.string(),
+const query = object({
+  since: either(object({ position: number() }), object({ ms: number() })),
+  until: nullable(number()),
+  startPath: string,
   filter,
-  expand: z.boolean(),
-  after: z.string().nullable(),
+  expand: boolean,
+  after: nullable(string),
   limit: count,
 });
 
-const TO_SERVICE = z.discriminatedUnion("t", [
-  z.object({
-    t: z.literal("hello"),
-    version: z.string(),
-    build: z.string(),
-    name: z.string(),
-    idleMs: count.optional(),
+const TO_SERVICE: Shape<unknown> = tagged("t", {
+  hello: object({
+    t: oneOf(["hello"]),
+    version: string,
+    build: string,
+    name: string,
+    idleMs: optional(count),
   }),
-  z.object({
-    t: z.literal("scan"),
+  scan: object({
+    t: oneOf(["scan"]),
     id: count,
     request,
     keepAll: count,
-    walkCost: z.object({ entries: count, ms: z.number().nonnegative() }).optional(),
+    walkCost: optional(object({ entries: count, ms: number((n) => n >= 0) })),
   }),
-  z.object({ t: z.literal("cancel"), id: count }),
-  z.object({ t: z.literal("journal"), id: count, query }),
-  z.object({ t: z.literal("status"), id: count }),
-  z.object({ t: z.literal("hold"), id: count }),
-  z.object({ t: z.literal("release"), id: count }),
-  z.object({ t: z.literal("about") }),
-  z.object({ t: z.literal("stop") }),
-]);
+  cancel: object({ t: oneOf(["cancel"]), id: count }),
+  journal: object({ t: oneOf(["journal"]), id: count, query }),
+  status: object({ t: oneOf(["status"]), id: count }),
+  hold: object({ t: oneOf(["hold"]), id: count }),
+  release: object({ t: oneOf(["release"]), id: count }),
+  about: object({ t: oneOf(["about"]) }),
+  stop: object({ t: oneOf(["stop"]) }),
+});
 
 /** The message, or `null` when `value` is not one of ours. */
 export function toService(value: unknown): ToService | null {
-  const parsed = TO_SERVICE.safeParse(value);
-  return parsed.success ? parsed.data as ToService : null;
+  const checked = TO_SERVICE(value);
+  return checked === BAD ? null : checked as ToService;
 }

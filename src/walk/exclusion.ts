@@ -12,6 +12,7 @@
  */
 import type ignoreOf from "ignore";
 import { isFsError } from "../errors.ts";
+import { matchersAtImport } from "../isolate_role.ts";
 import type { FsPort } from "../ports/mod.ts";
 import { absoluteOf, ancestors, hostRules } from "../security/mod.ts";
 import {
@@ -30,7 +31,7 @@ async function loadIgnore(): Promise<void> {
   ignore ??= (await import("ignore")).default as typeof ignoreOf;
 }
 
-if (!("WorkerGlobalScope" in globalThis)) await loadIgnore(); // the server's own isolate
+if (matchersAtImport.now) await loadIgnore(); // the server's own isolate (isolate_role.ts)
 
 /**
  * Loads into a worker what `filter` is matched with (picomatch for its globs, `ignore` for

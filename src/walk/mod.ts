@@ -4,7 +4,7 @@
  * files, and a collector that keeps exactly what a page needs (contract §7-§11, §17). It
  * runs wherever it is given a port: in a scan worker, or over the live index.
  *
- * May import: query, security, ports, config.ts, errors.ts.
+ * May import: query, security, ports, config.ts, errors.ts, isolate_role.ts.
  *
  * @module
  */
