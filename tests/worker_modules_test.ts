@@ -21,20 +21,27 @@ interface Info {
   redirects: Record<string, string>;
 }
 
-/**
- * The npm packages (names) and `node:` modules whose code runs when `url` is loaded (its
- * dynamic imports not).
- */
-async function npmLoaded(url: URL): Promise<Set<string>> {
+/** What `deno <args>` prints, run in the project's folder; it must succeed. */
+async function denoSays(args: string[]): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--lock=tests/deno.lock", url.href],
+    args,
     cwd: new URL("..", import.meta.url),
     env: childEnv(),
     stdout: "piped",
     stderr: "piped",
   }).output();
   assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  const info: Info = JSON.parse(new TextDecoder().decode(out.stdout));
+  return new TextDecoder().decode(out.stdout);
+}
+
+/**
+ * The npm packages (names) and `node:` modules whose code runs when `url` is loaded (its
+ * dynamic imports not).
+ */
+async function npmLoaded(url: URL): Promise<Set<string>> {
+  const info: Info = JSON.parse(
+    await denoSays(["info", "--json", "--lock=tests/deno.lock", url.href]),
+  );
   const byName = new Map(info.modules.map((m) => [m.specifier, m]));
   const seen = new Set<string>();
   const packages = new Set<string>();
@@ -94,15 +101,8 @@ Deno.test("worker modules: a service's isolate, told so as main.ts tells it, loa
     await import("${src}service/mod.ts");
     const { globsLoaded } = await import("${src}query/mod.ts");
     console.log(JSON.stringify({ globs: globsLoaded() }));`;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--lock=tests/deno.lock", code],
-    cwd: new URL("..", import.meta.url),
-    env: childEnv(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), { globs: false });
+  const said = await denoSays(["eval", "--lock=tests/deno.lock", code]);
+  assert.deepEqual(JSON.parse(said), { globs: false });
   const main = Deno.readTextFileSync(new URL("../main.ts", import.meta.url));
   const service = main.indexOf('await import("./src/service/mod.ts")');
   assert.ok(
