@@ -95,7 +95,9 @@ Deno.test("worker modules: a service's isolate, told so as main.ts tells it, loa
   // picomatch and `ignore` were loaded at import in every isolate not a worker's, a
   // service's too, which matches nothing itself (src/isolate_role.ts).
   const src = new URL("../src/", import.meta.url).href;
+  // main.ts's own imports first (its `main` does not run: not the main module here).
   const code = `
+    await import("${src}../main.ts");
     const { matchersAtImport } = await import("${src}isolate_role.ts");
     matchersAtImport.now = false;
     await import("${src}service/mod.ts");
