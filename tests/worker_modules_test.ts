@@ -85,7 +85,8 @@ Deno.test("worker modules: main.ts loads each mode's modules only in that mode",
 
 Deno.test("worker modules: a service's isolate loads no npm package and no node: module", async () => {
   // zod (its wire's checks, now src/service/shapes.ts), `node:v8` and `node:url` started
-  // Deno's Node layer in every service: about 13 MB of PSS each (docs/benchmarks.md).
+  // Deno's Node layer in every service (a service of five small roots, with the matchers
+  // also left out: 122 → 115 MB of PSS, docs/benchmarks.md).
   const main = await npmLoaded(new URL("../main.ts", import.meta.url));
   const service = await npmLoaded(new URL("../src/service/mod.ts", import.meta.url));
   assert.deepEqual([...main, ...service], []);

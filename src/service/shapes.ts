@@ -2,8 +2,10 @@
  * Checking a parsed JSON value against the shape of a message before a service uses it
  * (service_messages.ts): each shape returns a copy holding only the keys it names, or
  * {@linkcode BAD}. The subset of zod's object schemas the wire needs, written here because
- * a service's isolate loads no npm package: the first one starts Deno's Node layer in it,
- * about 13 MB of every service (docs/benchmarks.md, "A service without the Node layer");
+ * a service's isolate loads no npm package: the first one starts Deno's Node layer in it
+ * (zod and that layer: 12 MB of a process alone; with `node:` modules and the matchers gone
+ * too, a service of five small roots 122 → 115 MB: docs/benchmarks.md, "A service without
+ * Deno's Node layer");
  * tests/service/service_messages_test.ts holds it to the zod schema it replaced.
  *
  * @module
