@@ -76,7 +76,9 @@ export function isCaseSensitive(glob: string, caseSensitive: boolean | null): bo
  * ```
  */
 export function compileGlob(glob: string, caseSensitive = true): PathMatcher {
-  if (picomatch === null) throw new Error("compileGlob in a worker before loadGlobs");
+  if (picomatch === null) {
+    throw new Error("compileGlob before loadGlobs (in a worker, or a service)");
+  }
   const unclosed = unclosedBracket(glob);
   if (unclosed !== null) {
     const close = unclosed === "[" ? "]" : "}";

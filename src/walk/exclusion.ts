@@ -122,7 +122,9 @@ export function compileExclusion(
   // One rule list for the whole tree, in git's order of precedence (the last match
   // wins): .git/info/exclude, then each folder's .gitignore and .ignore as the walk
   // meets them, top down, their patterns rewritten to hold from the root.
-  if (ignore === null) throw new Error("an exclusion in a worker before matchersFor");
+  if (ignore === null) {
+    throw new Error("ignore files matched before matchersFor (in a worker, or a service)");
+  }
   const rules = ignore({ ignorecase: false });
   const sep = hostRules.sep;
   let refused = 0;
