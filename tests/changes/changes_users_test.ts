@@ -112,7 +112,16 @@ Deno.test({
       includeDirectories: true,
       expand: true,
     });
-    assert.equal(got.freshInstance, false, got.reason);
+    if (got.freshInstance) {
+      // The suite runs files in parallel, other tests' CPU hogs beside these: the watch can
+      // fall so far behind this burst (about 12,000 of the kernel's events, 16,384 queued
+      // at most) that the queue may have overflowed, and the answer is then the contract's
+      // other one (§24): a fresh instance that says why, with what times can tell.
+      assert.match(got.reason ?? "", /events were lost/);
+      assert.ok(got.changes.some((c) => c.path === "node_modules/pkg59/lib4/file49.js"));
+      assert.ok(!got.changes.some((c) => c.change === "removed"), "no removals claimed");
+      return;
+    }
     assertSameChanges(got.changes, before, after, "the install");
     assert.ok(got.changes.length >= 3000, `${got.changes.length} changes`);
   },
