@@ -5,8 +5,8 @@
  * a service's isolate loads no npm package: the first one starts Deno's Node layer in it
  * (zod and that layer: 12 MB of a process alone; with `node:` modules and the matchers gone
  * too, a service of five small roots 122 → 115 MB: docs/benchmarks.md, "A service without
- * Deno's Node layer");
- * tests/service/service_messages_test.ts holds it to the zod schema it replaced.
+ * Deno's Node layer"). tests/service/service_messages_test.ts holds it to the zod schema it
+ * replaced.
  *
  * @module
  */
@@ -76,24 +76,23 @@ export function object<F extends Record<string, Field>>(
 ): Shape<{ [K in keyof F]: Of<F[K]> }> {
   const entries = Object.entries(fields);
   return (v) => {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return BAD;
-    const from = v as Record<string, unknown>;
+    if (!isRecord(v)) return BAD;
     const out: Record<string, unknown> = {};
     for (const [key, field] of entries) {
-      const value = Object.hasOwn(from, key) ? from[key] : undefined;
-      if (typeof field !== "function") {
-        if (value === undefined) continue;
-        const checked = field.optional(value);
-        if (checked === BAD) return BAD;
-        out[key] = checked;
-        continue;
-      }
-      const checked = field(value);
+      const value = Object.hasOwn(v, key) ? v[key] : undefined;
+      const optional = typeof field !== "function";
+      if (optional && value === undefined) continue;
+      const checked = (optional ? field.optional : field)(value);
       if (checked === BAD) return BAD;
       out[key] = checked;
     }
     return out as { [K in keyof F]: Of<F[K]> };
   };
+}
+
+/** Whether `v` is an object of keys: not an array, not `null`. */
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A value of shape `a`, else of shape `b`. */
@@ -109,8 +108,8 @@ export function either<A, B>(a: Shape<A>, b: Shape<B>): Shape<A | B> {
  */
 export function tagged(key: string, shapes: Record<string, Shape<unknown>>): Shape<unknown> {
   return (v) => {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return BAD;
-    const tag = (v as Record<string, unknown>)[key];
+    if (!isRecord(v)) return BAD;
+    const tag = v[key];
     return typeof tag === "string" && Object.hasOwn(shapes, tag) ? shapes[tag]!(v) : BAD;
   };
 }
