@@ -7,6 +7,7 @@
  * disk ahead of the events, or a folder not yet watched) loses none of those changes.
  */
 import assert from "node:assert/strict";
+import { dirname } from "node:path";
 import { TreeCache } from "../../src/index/cache/tree_cache.ts";
 import { fillRequest } from "../../src/index/fill/fill_request.ts";
 import { RootJournal } from "../../src/index/journal/root_journal.ts";
@@ -14,6 +15,7 @@ import { systemClock } from "../../src/ports/clock.ts";
 import { denoFs, type FsPort } from "../../src/ports/fs.ts";
 import { strictGuard } from "../../src/security/guard.ts";
 import { scan } from "../../src/walk/scan.ts";
+import { asDiff, diff, type NetChange, snapshot } from "../helpers/snapshot.ts";
 import { makeTree, T0, type TreeSpec } from "../helpers/tree.ts";
 
 type Root = { path: string; realPath: string };
@@ -188,5 +190,64 @@ Deno.test({
       ["p/lib", "removed", null],
       ["p/lib/f1.js", "removed", null],
     ]);
+  },
+});
+
+Deno.test({
+  name: "root journal: a package moved away while its batch is read leaves nothing behind",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    // The install of changes_users_test.ts, caught in a CI run: `.staging` is made with
+    // lib0 in it (watched with it, no event for lib0), then lib2 (an event of its own);
+    // f2.js is written in lib2 before the runtime watches it (no event). The batch with
+    // both creations reads `.staging` below (f2.js there), then the package manager moves
+    // `.staging` into place before the batch reads lib2 (gone).
+    let moveAfter: string | null = null;
+    let move = () => {};
+    const disk: FsPort = {
+      ...denoFs,
+      lstat: (path) => {
+        const info = denoFs.lstat(path);
+        if (path === moveAfter) (moveAfter = null, move());
+        return info;
+      },
+    };
+    const { tree, root, journal, from } = await journalOn({ "package.json": { mtime: T0 } }, disk);
+    await using _tree = tree;
+    const before = snapshot(tree.root);
+    for (const file of ["lib0/f0.js", "lib2/f2.js"]) {
+      Deno.mkdirSync(tree.abs(`node_modules/.staging/${dirname(file)}`), { recursive: true });
+      Deno.writeTextFileSync(tree.abs(`node_modules/.staging/${file}`), file);
+    }
+    moveAfter = tree.abs("node_modules/.staging/lib2/f2.js");
+    move = () => Deno.renameSync(tree.abs("node_modules/.staging"), tree.abs("node_modules/pkg"));
+    journal.apply([
+      { kind: "create", paths: [tree.abs("node_modules")] },
+      { kind: "create", paths: [tree.abs("node_modules/.staging")] },
+      { kind: "create", paths: [tree.abs("node_modules/.staging/lib2")] },
+    ]);
+    assert.equal(moveAfter, null, "moved while the batch was read");
+    // The move as Deno gives it: its old name gone, its new one, then both.
+    const [staging, pkg] = [tree.abs("node_modules/.staging"), tree.abs("node_modules/pkg")];
+    journal.apply([
+      { kind: "remove", paths: [staging] },
+      { kind: "rename", paths: [pkg] },
+      { kind: "rename", paths: [staging, pkg] },
+    ]);
+    const answer = journal.ask({
+      since: { position: from },
+      until: null,
+      startPath: "",
+      filter: { ...fillRequest(root, 1_000).filter, includeDirectories: true },
+      expand: true,
+      after: null,
+      limit: 100,
+    });
+    assert.ok(!("fresh" in answer), "the journal answers");
+    const seen = (c: NetChange) => c.change !== "modified";
+    assert.deepEqual(
+      asDiff(answer.changes).filter(seen),
+      diff(before, snapshot(tree.root)).filter(seen),
+    );
   },
 });

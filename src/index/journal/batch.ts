@@ -240,6 +240,41 @@ export function batchTouches(
       }
     }
   }
+  return readAgainBelowGone(touches, disk, rootReal, (abs) => named.get(abs)?.named === true);
+}
+
+/**
+ * The disk moves while a batch is read (a package moved into place between two `lstat`s):
+ * an entry read there whose folder is gone now is read again, in rounds until none is, so
+ * that nothing is kept as there below a folder that went. One then found gone that no event
+ * named is left as it was, as one found gone at once is (its event is still to come).
+ */
+function readAgainBelowGone(
+  touches: Touch[],
+  disk: FsPort,
+  rootReal: string,
+  byEvent: (abs: string) => boolean,
+): Touch[] {
+  const abs = (rel: string) => rootReal + hostRules.sep + rel.replaceAll("/", hostRules.sep);
+  const lstat = (path: string) => disk.lstat(path);
+  for (let again = true; again;) {
+    again = false;
+    const gone = new Set(touches.filter((t) => t.after === null).map((t) => t.path));
+    const there = new Map<string, boolean>(); // each folder looked at: a folder on disk now
+    touches = touches.filter((t) => {
+      const at = t.path.lastIndexOf("/");
+      if (t.after === null || at < 0) return true;
+      const dir = t.path.slice(0, at);
+      let folder = there.get(dir);
+      if (folder === undefined) {
+        const image = gone.has(dir) ? null : lstatImage(lstat, abs(dir));
+        there.set(dir, folder = image !== null && (image.kind & DIR) !== 0);
+      }
+      if (folder || (t.after = lstatImage(lstat, abs(t.path))) !== null) return true;
+      again = true; // what was read below it, looked at again
+      return byEvent(abs(t.path));
+    });
+  }
   return touches;
 }
 

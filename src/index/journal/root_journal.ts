@@ -245,8 +245,9 @@ export class RootJournal {
       if (before.has(name)) continue;
       const path = abs + sep + name;
       if (known.image(path) !== null) continue;
-      const after = lstatImage(lstat, path);
-      if (after !== null) touches.push(known.touch(path, after));
+      // Gone since the listing was read (the disk moves on): kept as made and gone, or the
+      // name the tree keeps, its stat not held, would be taken for one there before.
+      touches.push(known.touch(path, lstatImage(lstat, path)));
     }
     const there = new Set(names);
     for (const name of known.children(abs)) {
