@@ -43,9 +43,9 @@ class WatcherModel {
   /** Events as Deno gives them (below), or as a bare watcher would. */
   readonly #deno: boolean;
 
-  constructor(root: string, deno: boolean) {
+  constructor(root: string, deno: boolean | number) {
     this.named.set(root, root);
-    this.#deno = deno;
+    this.#deno = Boolean(deno);
   }
 
   /** An entry made or written at `abs`: an event if its folder is watched. */
@@ -164,10 +164,11 @@ async function install(
   seed: number,
   later = 0,
   across = false,
-  deno = false,
+  /** 1: events as Deno gives them, packages moved mid-read; 2: later changes mid-read too. */
+  deno: boolean | number = false,
 ) {
   const draw = draws(seed);
-  /** A move made while the journal reads the disk: after its `at`-th `lstat` from now. */
+  /** A change made while the journal reads the disk: after its `at`-th `lstat` from now. */
   let during: { at: number; run: () => void } | null = null;
   const moveNow = () => {
     const run = during?.run;
@@ -273,6 +274,11 @@ async function install(
     moveNow(); // not read meanwhile: moved now
     if (draw() < 0.35) await removed(`${modules}/pkg${Math.floor(draw() * (p + 1))}`);
   }
+  /** A change made now, or with `deno` past 1 maybe while the journal reads the disk. */
+  const change = (made: () => void) => {
+    if (Number(deno) > 1 && draw() < 0.3) during = { at: 1 + Math.floor(draw() * 30), run: made };
+    else made();
+  };
   for (let k = 0, changes = Math.floor(draw() * later); k < changes; k++) {
     const [what, folders] = [draw(), below(modules, false)];
     const one = (of: string[]) => of[Math.floor(draw() * of.length)]!;
@@ -281,8 +287,10 @@ async function install(
       const into = across
         ? one([modules, ...folders].filter((d) => d !== from && !d.startsWith(from + "/")))
         : from.slice(0, from.lastIndexOf("/"));
-      Deno.renameSync(from, `${into}/m${k}`);
-      watcher.moved(from, `${into}/m${k}`, draw() < 0.5);
+      change(() => {
+        Deno.renameSync(from, `${into}/m${k}`);
+        watcher.moved(from, `${into}/m${k}`, draw() < 0.5);
+      });
     } else if (what < 0.5 && folders.length > 0) await removed(one(folders));
     else if (what < 0.8) {
       const file = `${one([modules, ...folders])}/n${k}.js`;
@@ -291,10 +299,13 @@ async function install(
       watcher.event("modify", file);
     } else if (below(modules, true).length > 0) {
       const file = one(below(modules, true));
-      Deno.removeSync(file);
-      watcher.event("remove", file);
+      change(() => {
+        Deno.removeSync(file);
+        watcher.event("remove", file);
+      });
     }
     await meanwhile();
+    moveNow(); // not read meanwhile: made now
   }
   const after = snapshot(tree.root);
   // Every event comes, every folder is watched in the end.
@@ -331,7 +342,7 @@ Deno.test({
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 1, max: 8 }),
         fc.integer(),
-        fc.boolean(),
+        fc.integer({ min: 0, max: 2 }),
         (packages, files, seed, deno) => install(packages, files, seed, 8, true, deno),
       ),
       { numRuns: RUNS },
