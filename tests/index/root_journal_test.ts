@@ -4,7 +4,8 @@
  * gives one end of the move (its old name gone) and never the other; the journal finds it
  * in the folder that appeared by its inode and says it renamed, as when both ends came.
  * A listing read by a question before the events of what changed in it were taken (the
- * disk ahead of the events, or a folder not yet watched) loses none of those changes.
+ * disk ahead of the events, or a folder not yet watched) loses none of those changes. A
+ * package moved into place while a batch reads the disk leaves nothing under its old name.
  */
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
