@@ -240,23 +240,21 @@ export function batchTouches(
       }
     }
   }
-  return readAgainBelowGone(touches, disk, rootReal, (abs) => named.get(abs)?.named === true);
+  return readAgainBelowGone(touches, lstat, rootReal, (abs) => named.get(abs)?.named === true);
 }
 
 /**
- * The disk moves while a batch is read (a package moved into place between two `lstat`s):
- * an entry read there whose folder is gone now is read again, in rounds until none is, so
- * that nothing is kept as there below a folder that went. One then found gone that no event
- * named is left as it was, as one found gone at once is (its event is still to come).
+ * The disk moves while a batch is read (a package moved between two `lstat`s): what it read
+ * as there below a folder gone now is read again, in rounds until none is; one then gone that
+ * no event named is left as it was, as one found gone at once is (its event is still to come).
  */
 function readAgainBelowGone(
   touches: Touch[],
-  disk: FsPort,
+  lstat: (abs: string) => Deno.FileInfo,
   rootReal: string,
   byEvent: (abs: string) => boolean,
 ): Touch[] {
   const abs = (rel: string) => rootReal + hostRules.sep + rel.replaceAll("/", hostRules.sep);
-  const lstat = (path: string) => disk.lstat(path);
   for (let again = true; again;) {
     again = false;
     const gone = new Set(touches.filter((t) => t.after === null).map((t) => t.path));
@@ -270,9 +268,11 @@ function readAgainBelowGone(
         const image = gone.has(dir) ? null : lstatImage(lstat, abs(dir));
         there.set(dir, folder = image !== null && (image.kind & DIR) !== 0);
       }
-      if (folder || (t.after = lstatImage(lstat, abs(t.path))) !== null) return true;
+      if (folder) return true;
+      const path = abs(t.path);
+      if ((t.after = lstatImage(lstat, path)) !== null) return true;
       again = true; // what was read below it, looked at again
-      return byEvent(abs(t.path));
+      return byEvent(path);
     });
   }
   return touches;
