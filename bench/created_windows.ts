@@ -1,6 +1,6 @@
 /**
  * `deno task bench:created`: questions of created times (birth times, contract §7), of files
- * and folders (`includeDirectories`), and from the top folder that holds the most files (`path`), on a ready index
+ * and folders (`includeDirectories`), of folders only (`includeFiles: false`), and from the top folder that holds the most files (`path`), on a ready index
  * through MCP (issue 59: the orders of birth times and of folders, read from a folder below the
  * root), medians of `--runs` calls each, beside
  * `fd`'s walk of the same tree (a modified window of every file: `fd` has no filter of birth
@@ -127,6 +127,13 @@ for (const size of values.sizes.split(",")) {
     ["files and folders modified since March (a quarter)", both],
     ["the same, oldest-100", { ...both, sort: "time_asc" }],
     ["files and folders, no window", { timeField: "modified", includeDirectories: true }],
+    ["folders only, modified since March", { ...both, includeFiles: false }],
+    ["the same, oldest-100", { ...both, includeFiles: false, sort: "time_asc" }],
+    ["folders only, no window", {
+      timeField: "modified",
+      includeDirectories: true,
+      includeFiles: false,
+    }],
     [`files modified since March in \`${top}\` (\`path\`)`, {
       ...both,
       includeDirectories: false,

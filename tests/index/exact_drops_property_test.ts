@@ -2,7 +2,8 @@
  * The matches a time-ordered page's cut leaves out, counted from the index alone
  * (src/index/focus/exact_drops.ts): with no budget to read anything again (so every count
  * an answer gives comes from memory), on random trees with version-control folders at any
- * depth, random windows, orders, start folders, depth limits and `includeVcs`, every query
+ * depth, random windows, orders, start folders, depth limits, `includeVcs` and kinds (files,
+ * folders, or both), every query
  * paged to the end gives the same pages as a walk, its `totalMatches` and the count of
  * matches left out inside version-control folders included wherever the index gave them;
  * and some answers of more than a page were counted by the index (not walked).
@@ -32,7 +33,8 @@ const TREE = randomTree(1, 4, 60, {
 const QUERY = fc.record({
   sort: fc.constantFrom("time_desc", "time_asc"),
   limit: fc.integer({ min: 1, max: 4 }),
-  includeDirectories: fc.boolean(),
+  /** What is asked for: files, folders (a folders-only question) or both. */
+  kinds: fc.constantFrom("files", "folders", "both"),
   includeVcs: fc.boolean(),
   from: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
   to: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
@@ -44,7 +46,7 @@ const QUERY = fc.record({
 const NESTED_VCS = {
   sort: "time_desc" as const,
   limit: 1,
-  includeDirectories: false,
+  kinds: "files" as const,
   includeVcs: false,
   from: undefined,
   to: undefined,
@@ -75,7 +77,8 @@ Deno.test({
               timeField: "modified",
               sort: q.sort,
               limit: q.limit,
-              includeDirectories: q.includeDirectories,
+              includeDirectories: q.kinds !== "files",
+              includeFiles: q.kinds !== "folders",
               includeVcs: q.includeVcs,
               from: day(q.from),
               to: day(q.to),

@@ -2,7 +2,8 @@
  * Windowed answers from the index skip what lies outside their window (contract §18;
  * focus.ts, subtree_times.ts) and still give a fresh walk's pages: on random trees whose
  * folders and files have times a few days apart, random windows (either time field, either
- * end open), orders, start folders and small scan limits, every query paged to the end
+ * end open), orders, kinds (files, folders or both), start folders and small scan limits,
+ * every query paged to the end
  * gives the same pages from the index as from a walk (the counts of what was examined
  * aside), or the same error; and the index read fewer folders than the walk for some.
  */
@@ -18,6 +19,8 @@ const WINDOWED = fc.record({
   sort: fc.constantFrom("time_desc", "time_asc", "path_asc"),
   limit: fc.integer({ min: 1, max: 6 }),
   includeDirectories: fc.boolean(),
+  /** False with folders: a folders-only question (without them, one that matches nothing). */
+  includeFiles: fc.boolean(),
   created: fc.boolean(),
   /** Days after T0 (created times are today's: a window that ends before it holds none). */
   from: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
@@ -32,6 +35,7 @@ const TIES_ASC = {
   sort: "time_asc" as const,
   limit: 1,
   includeDirectories: true,
+  includeFiles: true,
   created: false,
   from: undefined,
   to: undefined,
@@ -65,6 +69,7 @@ Deno.test({
                 sort: q.sort,
                 limit: q.limit,
                 includeDirectories: q.includeDirectories,
+                includeFiles: q.includeFiles,
                 from: day(q.from),
                 to: day(q.to),
                 path: q.start === undefined || folders.length === 0

@@ -57,6 +57,7 @@ Deno.test("held view: the time order is merged in a quiet turn once due, and cou
   await fill();
   const window = {
     created: false,
+    files: true,
     folders: false,
     startAbs: tree.root,
     visitsStart: false,

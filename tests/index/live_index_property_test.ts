@@ -7,8 +7,8 @@
  * file replaced by a hard link to another, two files exchanged in one step, links to
  * folders inside the root (then changes made through them), FIFOs and sockets. After each
  * batch, right away (the barrier, not a wait for the watch), every query (start paths,
- * also below folders that changed; globs, excludes, ignore files, either time, small scan
- * limits so that pages are cut) paged to the end gives the same pages, or the same error,
+ * also below folders that changed; globs, excludes, ignore files, either time, folders only,
+ * small scan limits so that pages are cut) paged to the end gives the same pages, or the same error,
  * from the index as from a fresh walk with the index off; and the index answered it,
  * unless the batch lost events (then the root is being built again), made a FIFO (then
  * the root is no longer watched) or moved a link out about (then its watch is planned
@@ -59,6 +59,7 @@ const PLAIN = {
   exclude: undefined,
   respectIgnoreFiles: false,
   created: false,
+  foldersOnly: false,
   to: undefined,
 };
 
@@ -69,6 +70,8 @@ const INDEX_QUERY = fc.record({
   exclude: fc.option(fc.constantFrom(["**/b"], ["a/**"], ["**/a b", "**/_"]), { nil: undefined }),
   respectIgnoreFiles: fc.boolean(),
   created: fc.boolean(),
+  /** Folders only (`includeFiles: false`), now and then. */
+  foldersOnly: fc.constantFrom(false, false, false, true),
   /** The window's end, in days after T0 (created times are today's: before it, none match). */
   to: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
 });
@@ -324,7 +327,8 @@ for (const [named, budget] of BUDGETS) {
                     timeField: w.created ? "created" : "modified",
                     sort: q.sort,
                     limit: q.limit,
-                    includeDirectories: q.includeDirectories,
+                    includeDirectories: q.includeDirectories || w.foldersOnly,
+                    includeFiles: !w.foldersOnly,
                     respectIgnoreFiles: w.respectIgnoreFiles,
                     ...(start === undefined ? {} : { path: start }),
                     ...(w.glob === undefined ? {} : { glob: w.glob }),
@@ -504,6 +508,7 @@ for (const [named, budget] of BUDGETS) {
               exclude: ["**/a b", "**/_"],
               respectIgnoreFiles: false,
               created: false,
+              foldersOnly: false,
               to: undefined,
             }]],
           ]],

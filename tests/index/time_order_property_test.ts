@@ -3,7 +3,7 @@
  * the tree as it is: under random listings kept, unlisted and dropped, stats recorded and
  * forgotten, the tree cleared, and compactions (threshold 0 or 1), with windows asked
  * between the changes (so that one snapshot carries many changes), every count equals the
- * files (and, asked, the folders by their own times) inside the window in listings at most
+ * files, the folders by their own times, or both (as asked) inside the window in listings at most
  * `maxDepth` deep from the root or a folder below it, those inside version-control folders apart, and is `null` exactly when
  * something below the root is not known; of modification times or of birth times (a file
  * with none, or 0, is never inside a created window: contract §7). The radix sort is
@@ -30,9 +30,15 @@ const LISTING = fc.uniqueArray(
   }),
   { selector: (e) => e.name, minLength: 0, maxLength: 5 },
 );
+/** What matches: files, folders (a folders-only question) or both. */
+const KINDS = [
+  { files: true, folders: false },
+  { files: false, folders: true },
+  { files: true, folders: true },
+];
 const WINDOW = fc.record({
   created: fc.boolean(),
-  folders: fc.boolean(),
+  kinds: fc.constantFrom(...KINDS),
   /** A folder below the root to start from (top ones most often: they hold the most). */
   start: fc.option(fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 2 }), {
     nil: undefined,
@@ -151,7 +157,7 @@ function plainFrom(tree: FolderTree, w: OrderWindow, start: number) {
           return false;
         }
       } else if (Number.isNaN(t)) return false;
-      else if (depth <= w.maxDepth && time >= w.from && time < w.to) {
+      else if (w.files && depth <= w.maxDepth && time >= w.from && time < w.to) {
         if (vcs && w.vcsLeftOut) out.vcs++;
         else out.matches++;
       }
@@ -182,9 +188,9 @@ Deno.test("time order: every window's count equals a plain count, through change
             // Every file, nothing changed since the snapshot (made by the first, if need be).
             for (const vcsLeftOut of [true, false]) {
               for (const created of [true, false]) {
-                for (const folders of [true, false]) {
+                for (const kinds of KINDS) {
                   const every = { from: -Infinity, to: Infinity, maxDepth: 9, vcsLeftOut };
-                  ask({ created, folders, startAbs: ROOT, visitsStart: false, ...every });
+                  ask({ created, ...kinds, startAbs: ROOT, visitsStart: false, ...every });
                 }
               }
             }
@@ -210,9 +216,10 @@ Deno.test("time order: every window's count equals a plain count, through change
             const info = op.time === null ? null : reusedInfo(kind, 1, op.time, birth);
             recordInfo(tree, folder, e, info);
           } else {
-            const { start, ...window } = op.window;
+            const { start, kinds, ...window } = op.window;
             const w = {
               ...window,
+              ...kinds,
               startAbs: start === undefined ? ROOT : abs(start),
               from: op.window.from ?? -Infinity,
               to: op.window.to ?? Infinity,

@@ -238,3 +238,57 @@ Deno.test({
     await readsToEdge(spec, "top/");
   },
 });
+
+Deno.test({
+  name: "time order: folders only, a page and its total come from the order of folders",
+  ...sanitize,
+  async fn() {
+    // 10 top folders of 3 subfolders of 4 files; the folders' own times spread over 40 days,
+    // the files' all older than any of them.
+    const spec: Record<string, { kind?: "dir"; mtime: number }> = {};
+    for (let d = 0; d < 10; d++) {
+      for (let s = 0; s < 3; s++) {
+        for (let f = 0; f < 4; f++) spec[`g${d}/s${s}/f${f}.txt`] = { mtime: T0 };
+        spec[`g${d}/s${s}`] = { kind: "dir", mtime: T0 + ((d * 7 + s * 3) % 40 + 1) * DAY };
+      }
+      spec[`g${d}`] = { kind: "dir", mtime: T0 + ((d * 11) % 40 + 1) * DAY };
+    }
+    await using tree = await makeTree(spec);
+    // Nothing is read again to count: without the order the total is not known.
+    const index = await readyIndex(tree.root, {
+      indexWorkerUrl: seamIndexWorkerUrl({ countBudget: 0 }),
+    });
+    const clock = { now: () => T0 + 100 * DAY };
+    const at = (day: number) => new Date(T0 + day * DAY).toISOString();
+    try {
+      for (
+        const also of [{}, { from: at(10), to: at(30) }, { path: "g3" }, { sort: "time_asc" }]
+      ) {
+        const asked = {
+          timeField: "modified",
+          limit: 3,
+          includeDirectories: true,
+          includeFiles: false,
+          ...also,
+        };
+        const before = index.status()[0]!.answers.index;
+        const indexed = await pagesOrCode(engine(tree.root, { scanner: index, clock }), asked);
+        assert.ok(index.status()[0]!.answers.index > before, "answered by the index");
+        const walked = await pagesOrCode(engine(tree.root, { clock }), asked);
+        assert.deepEqual(...alike(indexed, walked), JSON.stringify(asked));
+        assert.ok(Array.isArray(indexed) && Array.isArray(walked));
+        const [first, walkedFirst] = [indexed[0]!.stats, walked[0]!.stats];
+        assert.ok(first.totalMatches !== undefined, `no total: ${JSON.stringify(asked)}`);
+        assert.equal(first.totalMatches, walkedFirst.totalMatches);
+        if (!("path" in also)) {
+          assert.ok(
+            first.scannedDirectories < walkedFirst.scannedDirectories,
+            `${first.scannedDirectories} folders read, as many as a walk`,
+          );
+        }
+      }
+    } finally {
+      index.close();
+    }
+  },
+});

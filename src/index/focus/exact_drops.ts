@@ -2,10 +2,11 @@
  * The matches a cut leaves out, counted from the index alone (contract §11, §26: a count is
  * given when known). A time-ordered page narrows its cut to what can still change the page
  * (focus.ts), so most matches inside the window are never handed to the walk. When every
- * entry inside the window is a match as far as the walk goes (no glob, no size bound,
- * files asked for, not those with no created time: `exactOf`, focus.ts), each one the cut
- * leaves out is counted here as the walk would have counted it: a file of a handed listing, or
- * every entry inside the window at and below a folder left out whole, down to the depth
+ * entry of a kind asked for inside the window is a match as far as the walk goes (no glob,
+ * no size bound, not those with no created time: `exactOf`, focus.ts), each one the cut
+ * leaves out is counted here as the walk would have counted it: a file of a handed listing
+ * (none on a folders-only question), or every entry of a kind asked for inside the window
+ * at and below a folder left out whole, down to the depth
  * the walk reads; those inside a version-control folder below the start (contract §27)
  * apart, as the walk counts them. Anything the index alone cannot tell (a name that could
  * not be decoded, a folder the start reaches through a link, more than
@@ -72,10 +73,14 @@ export class ListingDrops {
     this.#vcsLeftOut = focus.exact!.vcsLeftOut;
   }
 
-  /** Entry `e` of `folder`, a file inside the window, left out by the cut: one match. */
+  /**
+   * Entry `e` of `folder`, a file inside the window, left out by the cut: one match (none on a
+   * folders-only question).
+   */
   file(folder: number, e: number): void {
-    if (this.#focus.exact!.counted) {
-      this.#dropped.exact++; // the window's count comes from the time order
+    const exact = this.#focus.exact!;
+    if (exact.counted || !exact.files) {
+      this.#dropped.exact++; // the window's count comes from the time order, or it is no match
       return;
     }
     if (this.#tree.nameOf(folder, e).includes(UNDECODED)) return;
@@ -124,7 +129,7 @@ export class ListingDrops {
       const isFolder = (cols.kind[e]! & DIR) !== 0;
       const name = isFolder || this.#inside(e) ? tree.nameOf(folder, e) : "";
       if (name.includes(UNDECODED)) return false;
-      if ((!isFolder || !this.#focus.filesOnly) && this.#inside(e)) {
+      if ((isFolder ? !this.#focus.filesOnly : this.#focus.exact!.files) && this.#inside(e)) {
         if (vcs) counts.vcs++;
         else counts.matches++;
       }

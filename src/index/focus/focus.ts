@@ -107,6 +107,8 @@ export interface ExactCount {
   visitsStart: boolean;
   /** Whether entries inside version-control folders below the start are left out (§27). */
   vcsLeftOut: boolean;
+  /** Whether files match (not on a folders-only question: then a file left out is no match). */
+  files: boolean;
   /** Set when the window's matches are counted from the root's time order (time_order.ts). */
   counted?: boolean;
 }
@@ -118,10 +120,11 @@ export interface ExactCount {
 export function exactOf(request: SearchRequest): ExactCount | undefined {
   const { filter } = request;
   if (filter.glob !== null || filter.minSizeBytes !== null || filter.maxSizeBytes !== null) return;
-  if (!filter.includeFiles || filter.alsoCreated) return;
-  // A file with no created time matches every created window then (contract §7).
+  if (filter.alsoCreated || (!filter.includeFiles && !filter.includeDirectories)) return;
+  // An entry with no created time matches every created window then (contract §7).
   if (filter.timeField === "created" && filter.includeUnknownTime) return;
   return {
+    files: filter.includeFiles,
     startAbs: startAbsOf(request),
     maxDepth: depthLimit(request),
     visitsStart: visitsStart(request),
@@ -232,7 +235,7 @@ export function uncounted(outcome: ScanOutcome): ScanOutcome {
 
 /**
  * The window of `focus` as the time order counts it (time_order.ts `windowCount`): a
- * window (of files, or files and folders) counted exactly ({@linkcode exactOf}) of a walk
+ * window (of files, folders, or both) counted exactly ({@linkcode exactOf}) of a walk
  * from the root or a folder below it (time_order.ts says whether it can count that one);
  * `null` for any other.
  */
@@ -240,14 +243,14 @@ export function countWindow(focus: Focus | null): OrderWindow | null {
   const exact = focus?.exact;
   if (!exact) return null;
   const { from, to, created } = focus;
-  const { startAbs, visitsStart, maxDepth, vcsLeftOut } = exact;
+  const { files, startAbs, visitsStart, maxDepth, vcsLeftOut } = exact;
   const folders = !focus.filesOnly;
-  return { created, folders, startAbs, visitsStart, from, to, maxDepth, vcsLeftOut };
+  return { created, files, folders, startAbs, visitsStart, from, to, maxDepth, vcsLeftOut };
 }
 
 /**
- * What the time order needs to find the folders a time-ordered page of files (and folders,
- * when asked for) from the root or a folder below it can come from (time_order.ts
+ * What the time order needs to find the folders a time-ordered page of files, folders or
+ * both (as asked for) from the root or a folder below it can come from (time_order.ts
  * `pageFolders`): the window narrowed to the cursor, how deep the walk reads, whether it
  * leaves version-control folders out, and the page ({@linkcode PageAsk}: with a glob or a
  * size bound, the filter an entry must pass, on its held stat). `null` for any other request.
@@ -258,8 +261,8 @@ export function pageOf(
 ): { window: OrderWindow; page: PageAsk } | null {
   const { filter, order } = request;
   if (isWalkOrder(order)) return null;
-  if (!filter.includeFiles || filter.alsoCreated) return null;
-  // Files with no created time come last (contract §7, §10): not in the order.
+  if (filter.alsoCreated || (!filter.includeFiles && !filter.includeDirectories)) return null;
+  // Entries with no created time come last (contract §7, §10): not in the order.
   if (focus.created && filter.includeUnknownTime) return null;
   // After a truncated page the walk goes on from its boundary (walk order): its page is the
   // first matches past that place, not the window's first in time order.
@@ -277,6 +280,7 @@ export function pageOf(
   return {
     window: {
       created: focus.created,
+      files: filter.includeFiles,
       folders: !focus.filesOnly,
       startAbs: startAbsOf(request),
       visitsStart: visitsStart(request),

@@ -1,7 +1,7 @@
 /**
  * A window's count from a root's time order (time_order.ts), from the root or a folder below
- * it (order_scope.ts): in each of the snapshot's orders it asks of (the files, and the
- * folders where folders match too), two binary searches and one pass over the window's
+ * it (order_scope.ts): in each of the snapshot's orders it asks of (the files, the folders,
+ * or both, as the question asks for them), two binary searches and one pass over the window's
  * range, version-control folders apart (contract §27) and listings past `maxDepth` left out;
  * no pass at all, from the root, for a range that holds every one while nothing changed
  * since the snapshot. The records changed since are passed over
@@ -11,7 +11,7 @@
  */
 import { DIR, firstAtOrAbove, type FolderTree } from "../store/mod.ts";
 import { placeOf } from "./record_place.ts";
-import type { FieldOrder, TimeSnapshot } from "./time_snapshot.ts";
+import type { FieldOrder, FieldOrders, TimeSnapshot } from "./time_snapshot.ts";
 import type { OrderWindow, WindowCount } from "./order_window.ts";
 import type { Scope } from "./order_scope.ts";
 
@@ -25,12 +25,12 @@ export function countOf(
   window: OrderWindow,
   scope: Scope,
 ): WindowCount {
-  const { created, folders, from, to, vcsLeftOut } = window;
+  const { created, files, folders, from, to, vcsLeftOut } = window;
   const { lastDepth, below } = scope;
   const rec = tree.folders;
   const orders = created ? snap.birth! : snap.mtime;
   const out: WindowCount = { matches: 0, vcs: 0 };
-  for (const order of folders ? [orders.files, orders.folders] : [orders.files]) {
+  for (const order of kindsAsked(orders, window)) {
     countRange(order, snap, window, scope, rec.changed, rec.changes!.length === 0, out);
   }
   const cols = tree.columns;
@@ -50,12 +50,17 @@ export function countOf(
     if (place.depth > lastDepth) continue;
     for (let e = first; e < first + count; e++) {
       const t = column[e]!; // none (NaN): never inside
-      if ((!folders && (cols.kind[e]! & DIR) !== 0) || !(t >= from && t < to)) continue;
+      if (!((cols.kind[e]! & DIR) !== 0 ? folders : files) || !(t >= from && t < to)) continue;
       if (vcsLeftOut && place.vcs) out.vcs++;
       else out.matches++;
     }
   }
   return out;
+}
+
+/** The orders of the kinds `window` asks for: its files, its folders, or both (files first). */
+export function kindsAsked(orders: FieldOrders, { files, folders }: OrderWindow): FieldOrder[] {
+  return [...(files ? [orders.files] : []), ...(folders ? [orders.folders] : [])];
 }
 
 /** Adds to `out` the matches of `window` in `order` (those of `changed` records passed over). */

@@ -1,6 +1,6 @@
 /**
  * The folders a time-ordered page can come from, found in a root's time order
- * (time_order.ts): the files (and, where folders match too, the folders) of the window
+ * (time_order.ts): the files, the folders or both (as the question asks) of the window
  * walked from the page's end, the two orders merged by time, until the page's `k` matches
  * and every one tied with the last of them are named; each one's folder record is marked,
  * and those above it, and every record changed since the snapshot.
@@ -12,6 +12,7 @@ import { relativePath } from "./record_place.ts";
 import type { TimeSnapshot } from "./time_snapshot.ts";
 import type { OrderWindow, PageAsk, PageFolders } from "./order_window.ts";
 import type { Scope } from "./order_scope.ts";
+import { kindsAsked } from "./order_count.ts";
 
 /**
  * The folders a page of `window` can come from in `tree`, its order at the snapshot `snap`,
@@ -20,10 +21,11 @@ import type { Scope } from "./order_scope.ts";
 export function pageFoldersOf(
   tree: FolderTree,
   snap: TimeSnapshot,
-  { created, folders, from, to, vcsLeftOut }: OrderWindow,
+  window: OrderWindow,
   { desc, k, tie, wants }: PageAsk,
   { lastDepth, below }: Scope,
 ): PageFolders {
+  const { created, from, to, vcsLeftOut } = window;
   const rec = tree.folders;
   const only = new Uint8Array(rec.length);
   only[0] = 1;
@@ -32,7 +34,8 @@ export function pageFoldersOf(
   };
   const { depth, vcs } = snap;
   const orders = created ? snap.birth! : snap.mtime;
-  const lists = folders ? [orders.files, orders.folders] : [orders.files];
+  const lists = kindsAsked(orders, window);
+  const dirs = lists.map((list) => list === orders.folders); // each list's kind
   const column = created ? tree.columns.birth : tree.columns.mtime;
   const changed = rec.changed;
   // Each list's range in the window, from the page's end (`at`) to its other (`end`).
@@ -60,7 +63,7 @@ export function pageFoldersOf(
     lastF = f;
     lastT = t;
     lastL = l;
-    const matches = wants === null ? 1 : wanted(tree, f, t, column, l === 1, wants);
+    const matches = wants === null ? 1 : wanted(tree, f, t, column, dirs[l]!, wants);
     if (matches === 0) continue;
     mark(f);
     if (t !== tie && (found += matches) >= k && Number.isNaN(edge)) edge = t;

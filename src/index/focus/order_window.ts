@@ -10,7 +10,9 @@
 export interface OrderWindow {
   /** Of birth times (contract §7: a file with none is never inside). */
   created: boolean;
-  /** Folders match too (their own times), not files alone. */
+  /** Files match (all but a folders-only question). */
+  files: boolean;
+  /** Folders match (their own times). */
   folders: boolean;
   /** The absolute path of the folder the walk starts from (the root's, or one below it). */
   startAbs: string;

@@ -13,7 +13,7 @@
  * `REMAKE_AT`, or after the tree was cleared, the snapshot is made whole again.
  *
  * It counts what a walk from the root (or a folder below it: order_scope.ts) counts as
- * matches of a window of files (or files and folders, by their own times) with no glob,
+ * matches of a window of files, folders (by their own times) or both, with no glob,
  * size bound, exclude or ignore file (focus.ts `exactOf`), of either time (an entry with no
  * birth time is no match of a created window: contract §7): those inside the window in
  * listings read at most `maxDepth` deep, those inside version-control folders apart
@@ -48,7 +48,7 @@ export const MERGE_AT = 64;
 const orders = new WeakMap<FolderTree, TimeOrder>();
 
 /**
- * The matches of `window` (`[from, to)` of one time field, of files or files and folders),
+ * The matches of `window` (`[from, to)` of one time field, of files, folders or both),
  * counted as a walk from its start reading listings at most `maxDepth` deep counts them,
  * with those inside version-control folders apart when `vcsLeftOut`; `null` when the index
  * alone cannot tell, or the start has no scope (order_scope.ts).
