@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { FromService, ServiceFacts, ToService } from "../wire/mod.ts";
+import type { FromService, ServiceFacts } from "../wire/mod.ts";
 
 /** A root's service, as the link worker reaches it. */
 export interface LinkRoot {
@@ -28,7 +28,11 @@ export type ToLink =
   }
   /** Connect to root `root`'s service, starting it if none answers. */
   | { type: "ensure"; root: number }
-  | { type: "send"; root: number; message: ToService }
+  /**
+   * A message for root `root`'s service, made a line of JSON here (a string crosses to the
+   * worker for far less than the object it holds: a page of 100 matches 0.03 ms against 0.2).
+   */
+  | { type: "send"; root: number; line: string }
   /** Let go of the connection (a service that hung). */
   | { type: "drop"; root: number }
   /** Start one service for these roots (after `start?`): its arguments, and its stdin. */
@@ -42,6 +46,7 @@ export type FromLink =
   | { type: "up"; root: number; facts: ServiceFacts; started: boolean }
   /** Not connected, and why; `retry`: a later call may try again. */
   | { type: "down"; root: number; why: string; retry: boolean }
-  | { type: "message"; root: number; message: FromService }
+  /** A line its service wrote (a {@linkcode FromService}), read here (as `send`'s). */
+  | { type: "message"; root: number; line: string }
   /** No service answers for these roots: the main isolate says how to start one for them. */
   | { type: "start?"; roots: number[] };

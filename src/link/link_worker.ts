@@ -15,8 +15,8 @@ import {
   checkSocketFolder,
   type FromService,
   LineError,
-  messages,
-  type ToService,
+  lines,
+  parseLine,
   Writer,
 } from "../wire/mod.ts";
 import type { FromLink, LinkRoot, ToLink } from "./link_messages.ts";
@@ -41,7 +41,7 @@ scope.onmessage = (event) => {
   const message = event.data;
   if (message.type === "init") setup = message;
   else if (message.type === "ensure") ask(message.root);
-  else if (message.type === "send") void forward(message.root, message.message);
+  else if (message.type === "send") void forward(message.root, message.line);
   else if (message.type === "drop") drop(message.root);
   else if (message.type === "start") void start(message.roots, message.args, message.input);
   else if (message.type === "unstarted") {
@@ -165,7 +165,7 @@ async function talk(
   conn: Deno.Conn,
   started: boolean,
 ): Promise<void> {
-  const reader = messages<FromService>(conn);
+  const reader = lines(conn);
   const writer = new Writer(conn);
   const close = () => {
     try {
@@ -182,7 +182,7 @@ async function talk(
       idleMs: setup!.idleMs,
     });
     const first = await reader.next();
-    const said = first.done ? null : first.value;
+    const said = first.done ? null : parseLine<FromService>(first.value);
     if (said?.t !== "hello" || said.build !== setup!.build) {
       close();
       const why = said?.t === "refused"
@@ -202,7 +202,9 @@ async function talk(
   }
   let why = "its service went away";
   try {
-    for await (const message of reader) scope.postMessage({ type: "message", root, message });
+    // Passed on as read: the session's main isolate parses each (and drops a link that
+    // sends what is not JSON).
+    for await (const line of reader) scope.postMessage({ type: "message", root, line });
   } catch (err) {
     // Ended here, so that the service stops counting this session.
     why = err instanceof LineError
@@ -216,11 +218,11 @@ async function talk(
   }
 }
 
-async function forward(root: number, message: ToService): Promise<void> {
+async function forward(root: number, line: string): Promise<void> {
   const link = conns.get(root);
   if (!link) return down(root, "its service is not connected", true);
   try {
-    await link.writer.send(message);
+    await link.writer.sendLine(line);
   } catch {
     drop(root);
     down(root, "its service went away", true);

@@ -10,7 +10,7 @@
  * @module
  */
 import type { FromLink, LinkRoot, ToLink } from "./link_messages.ts";
-import type { FromService, ServiceFacts, ToService } from "../wire/mod.ts";
+import { type FromService, parseLine, type ServiceFacts, type ToService } from "../wire/mod.ts";
 import { Calls } from "../index/mod.ts";
 import { type AskOptions, type Question, Questions } from "./questions.ts";
 
@@ -202,7 +202,9 @@ export class ServiceLinks {
   }
 
   #send(i: number, message: ToService): void {
-    this.#worker.postMessage({ type: "send", root: i, message } satisfies ToLink);
+    this.#worker.postMessage(
+      { type: "send", root: i, line: JSON.stringify(message) } satisfies ToLink,
+    );
   }
 
   #told(message: FromLink): void {
@@ -252,7 +254,16 @@ export class ServiceLinks {
       link.starting = false;
       for (const waiter of link.waiters.splice(0)) waiter();
     } else {
-      const reply = message.message;
+      let reply: FromService;
+      try {
+        reply = parseLine<FromService>(message.line);
+      } catch (err) {
+        // Ended, so that the service stops counting this session, as the worker ends a line
+        // it cannot read.
+        this.#worker.postMessage({ type: "drop", root: message.root } satisfies ToLink);
+        const why = `its service sent a line that could not be read (${(err as Error).message})`;
+        return this.#told({ type: "down", root: message.root, why, retry: true });
+      }
       if (!("id" in reply)) return;
       // It answered: a later loss counts from one again.
       if (this.#questions.heard(reply)) link.failures = 0;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { messages, type ToService, Writer } from "../../src/wire/wire.ts";
+import { messages, type ToService, Writer } from "../../src/wire/mod.ts";
 
 const path = Deno.args[0]!;
 /** With a build and version: says hello as that build, then ends the connection at once. */

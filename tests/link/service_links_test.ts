@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { FromLink, ToLink } from "../../src/link/link_messages.ts";
 import { ServiceLinks } from "../../src/link/service_links.ts";
-import type { FromService } from "../../src/wire/wire.ts";
+import type { FromService } from "../../src/wire/mod.ts";
 
 /** A link worker stand-in: the service is up at once; `onAsk` plays the service. */
 function standIn(onAsk: (id: number, say: (message: FromService) => void) => void): Worker {
@@ -22,8 +22,12 @@ function standIn(onAsk: (id: number, say: (message: FromService) => void) => voi
           facts: { pid: 1, build: "0+0", run: "r", startedAt: 0, sessions: 1, idleMs: 0 },
           started: false,
         });
-      } else if (message.type === "send" && "id" in message.message) {
-        onAsk(message.message.id, (m) => tell({ type: "message", root: 0, message: m }));
+      } else if (message.type === "send") {
+        const asked = JSON.parse(message.line) as { id?: number };
+        const line = (m: FromService) => JSON.stringify(m);
+        if (asked.id !== undefined) {
+          onAsk(asked.id, (m) => tell({ type: "message", root: 0, line: line(m) }));
+        }
       }
     },
     terminate() {},
@@ -96,7 +100,7 @@ Deno.test("service links: a walk tells its service to hold its build, also once 
     postMessage(message: ToLink) {
       tell = (m) => worker.onmessage?.({ data: m } as never);
       if (message.type === "send") {
-        const m = message.message as { t: string; id?: number };
+        const m = JSON.parse(message.line) as { t: string; id?: number };
         sent.push(`${m.t} ${m.id}`);
       }
     },
@@ -122,5 +126,33 @@ Deno.test("service links: a walk tells its service to hold its build, also once 
   assert.deepEqual(sent, ["hold 1", "hold 2", "release 1", "hold 2"]);
   second();
   assert.deepEqual(sent.at(-1), "release 2");
+  links.close();
+});
+
+Deno.test("service links: a line from the service that is not JSON ends its link, said why", async () => {
+  const posted: ToLink[] = [];
+  const worker = {
+    onmessage: null as ((event: MessageEvent<FromLink>) => void) | null,
+    postMessage(message: ToLink) {
+      posted.push(message);
+      const tell = (m: FromLink) => queueMicrotask(() => worker.onmessage?.({ data: m } as never));
+      const facts = { pid: 1, build: "0+0", run: "r", startedAt: 0, sessions: 1, idleMs: 0 };
+      if (message.type === "ensure") tell({ type: "up", root: 0, facts, started: false });
+      else if (message.type === "send") tell({ type: "message", root: 0, line: "{half a line" });
+    },
+    terminate() {},
+  };
+  const logged: string[] = [];
+  const links = new ServiceLinks({ ...SETUP, roots: [{} as never] }, worker as unknown as Worker, {
+    log: (line) => logged.push(line),
+  });
+  links.ensure(0);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.ok(links.up(0));
+  const why = "its service sent a line that could not be read (a line was not JSON)";
+  assert.equal(await links.ask(0, STATUS, { timeoutMs: 1000, mostMs: 10_000 }), why);
+  assert.ok(!links.up(0), "its link is down");
+  assert.ok(posted.some((m) => m.type === "drop"), "its connection is ended");
+  assert.ok(logged.some((line) => line.includes(why)), logged.join("\n"));
   links.close();
 });

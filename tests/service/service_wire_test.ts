@@ -30,7 +30,7 @@ import {
   messages,
   type ToService,
   Writer,
-} from "../../src/wire/wire.ts";
+} from "../../src/wire/mod.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 const ignore = SHARED_SKIP !== null;

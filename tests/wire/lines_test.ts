@@ -1,11 +1,11 @@
 /**
- * The services' wire (wire.ts): one JSON message a line, whatever the reads cut: a line
+ * The services' wire (lines.ts): one JSON message a line, whatever the reads cut: a line
  * across several reads (looked through once), several lines in one read, blank lines; a
  * 24 MiB line in under a second of CPU.
  */
 import assert from "node:assert/strict";
 import { cpuUsage } from "node:process";
-import { messages } from "../../src/wire/wire.ts";
+import { messages } from "../../src/wire/lines.ts";
 
 /** A connection whose reads give `chunks` one by one, then its end. */
 function reads(chunks: string[]): Deno.Conn {
