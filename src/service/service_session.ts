@@ -17,6 +17,7 @@ import { ToolError } from "../errors.ts";
 import type { LiveIndex } from "../index/mod.ts";
 import type { Root } from "../config.ts";
 import type { SearchRequest } from "../query/mod.ts";
+import { handedOn } from "../walk/mod.ts";
 import type { Scanner } from "../workers/mod.ts";
 import {
   type FromService,
@@ -178,7 +179,7 @@ async function scan(
   // connection's writer: never inside another message.
   const waiting = setInterval(() => void reply({ t: "waiting", id }), WAITING_EVERY_MS);
   try {
-    const outcome = await deps.pages.run(request, {
+    const answered = await deps.pages.run(request, {
       signal,
       keepAll: message.keepAll,
       ...(message.walkCost ? { walkCost: message.walkCost } : {}),
@@ -190,6 +191,7 @@ async function scan(
         void reply({ t: "progress", id, progress });
       },
     });
+    const outcome = handedOn(answered);
     // Walked here while its index is built (joint_walks.ts): the session says why.
     if (walked !== undefined) return reply({ t: "scan", id, outcome, walked, journal: null });
     // The journal as of the answer (read in the same turn): the session's next clock.

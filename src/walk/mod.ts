@@ -8,7 +8,13 @@
  *
  * @module
  */
-export { type Collected, type EntryCounts, mergeShares, type ScanOutcome } from "./collector.ts";
+export {
+  type Collected,
+  type EntryCounts,
+  handedOn,
+  mergeShares,
+  type ScanOutcome,
+} from "./collector.ts";
 export { compileExclusion, matchersFor } from "./exclusion.ts";
 export { compileFilter, type Match } from "./filter.ts";
 export { UNDECODED } from "./read_listing.ts";

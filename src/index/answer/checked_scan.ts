@@ -9,6 +9,7 @@
  */
 import type { FsPort } from "../../ports/mod.ts";
 import {
+  handedOn,
   scan,
   type ScanOutcome,
   type ScanPlan,
@@ -102,6 +103,7 @@ export async function checkedScan(
       }
       outcome = uncounted(outcome);
     }
+    outcome = handedOn(outcome); // its page's matches only: checked, and sent on
     const rootReal = request.root.realPath;
     const start = startFolders(request.start.path, index, rootReal);
     const changed = checkFolders(disk, index, rootReal, answerFolders(outcome, start));
