@@ -42,7 +42,9 @@ export class Answers {
 
 /** Why a call on a root in `status` walks rather than asking its index. */
 export function whyWalking(status: RootState): string {
-  if (status.state === "starting") return "its watch is starting";
+  if (status.state === "starting") {
+    return status.reason ? `its watch is starting: ${status.reason}` : "its watch is starting";
+  }
   if (status.state === "building") {
     const so = ` (${status.entries} entries read so far)`;
     return status.reason

@@ -16,7 +16,7 @@ export interface IndexStatus {
   state: "off" | "starting" | "building" | "ready";
   /** Entries the index holds (while building: read so far). */
   entries: number;
-  /** Why it is off, or why it is being built again. */
+  /** Why it is off, or why its watch is set up or its index built again. */
   reason?: string;
   /** Calls on this root since the server started: answered by the index, or by a walk. */
   answers: { index: number; walk: number };

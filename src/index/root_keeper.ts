@@ -117,9 +117,9 @@ export class RootKeeper {
     return found;
   }
 
-  #watch(root: RootIndex): void {
+  #watch(root: RootIndex, reason?: string): void {
     if (this.#closed) return;
-    root.status = { state: "starting", entries: 0 };
+    root.status = { state: "starting", entries: 0, ...(reason ? { reason } : {}) };
     let cookies: string;
     try {
       cookies = cookiesFolder(this.#options.cookies.path!, root.number);
@@ -137,7 +137,7 @@ export class RootKeeper {
       ready: (unwatched, why) => {
         root.unwatched = unwatched;
         root.readFromDisk = unwatched.length ? { folders: unwatched.length, ...why } : undefined;
-        void this.#build(root);
+        void this.#build(root, reason);
       },
       changes: (changes, rescan, lag) => {
         const message: IndexControl = { type: "changes", changes, rescan, ...lag };
@@ -274,7 +274,7 @@ export class RootKeeper {
     // Past the stalled watches a server may hold, one more stall: not watched again.
     if (stalled && this.stalls.exhausted) return this.#stop(root, stuckReason(this.stalls.held));
     const ms = { soon: 0, shortly: SHORTLY_MS, true: this.#options.retryMs ?? 60_000 }[`${retry}`];
-    later(root, () => this.#watch(root), ms);
+    later(root, () => this.#watch(root, reason), ms);
   }
 
   #dropIndex(root: RootIndex): void {

@@ -5,9 +5,11 @@
  * (to start a service); the server's main isolate gives up `net` and `run` once it is made.
  * It checks the socket folder's owner and mode before each connection, starts a root's
  * service when none answers (detached: a client that kills its server's process group does
- * not end it), says hello (answered within a deadline), and passes messages both ways, each
- * written whole through the connection's one writer. A line it cannot read ends that
- * connection (so the service stops counting it) and says why.
+ * not end it), says hello (answered within a deadline), and passes messages both ways as the
+ * lines they travel as (the main isolate makes and parses them: a string is cloned between
+ * isolates for far less than an object), each written whole through the connection's one
+ * writer. A line it cannot read (too long, or not ended in time) ends that connection (so
+ * the service stops counting it) and says why; the main isolate ends it for one not JSON.
  *
  * @module
  */

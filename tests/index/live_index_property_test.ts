@@ -88,7 +88,7 @@ const WALKS_ALLOWED =
  * path another inode on the same device than it holds: to a stat, a folder bound over it
  * (issue 40), so its watch is set up again and calls walk meanwhile (docs/behaviour.md).
  */
-const EXCHANGE_WALK = /^a file system was mounted or unmounted on a folder in it/;
+const EXCHANGE_WALK = /a file system was mounted or unmounted on a folder in it/;
 /** Mutations that make a link to a folder outside the root: its watch may be planned again. */
 const LINKS_OUT = new Set(["linkOut", "swapForLink", "exchangeOut"]);
 
