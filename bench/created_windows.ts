@@ -1,8 +1,9 @@
 /**
  * `deno task bench:created`: questions of created times (birth times, contract §7), of files
- * and folders (`includeDirectories`), of folders only (`includeFiles: false`), and from the top folder that holds the most files (`path`), on a ready index
- * through MCP (issue 59: the orders of birth times and of folders, read from a folder below the
- * root), medians of `--runs` calls each, beside
+ * and folders (`includeDirectories`), of folders only (`includeFiles: false`), and from the
+ * top folder that holds the most files (`path`), on a ready index through MCP (issue 59: the
+ * orders of birth times and of folders, read from a folder below the root), medians of
+ * `--runs` calls each, beside
  * `fd`'s walk of the same tree (a modified window of every file: `fd` has no filter of birth
  * times) timed in the same run. The bench trees' files were all made when the tree was, so a
  * window of the last year holds every file and one from the middle of their birth times about
