@@ -240,3 +240,26 @@ function exists(path: string): boolean {
     return false;
   }
 }
+
+Deno.test("watch lag: a watch's probe is named apart from one an earlier watch left", () => {
+  // Found by a longer run of live_index_property_test.ts: a watch set up again could not make
+  // its first anchor ("its probe could not be written (AlreadyExists)"): its predecessor, being
+  // stopped, had made one of that name in the folder made afresh for it. The root was walked.
+  const dir = Deno.makeTempDirSync();
+  try {
+    const failures: unknown[] = [];
+    const earlier = new WatchLag(dir, "/", (err) => failures.push(err), undefined, "a1-");
+    earlier.behind(); // its anchor made, its event never read
+    earlier.close(); // stopped: the anchor stays
+    const next = new WatchLag(dir, "/", (err) => failures.push(err), undefined, "b2-");
+    next.behind();
+    assert.deepEqual(failures, []);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      `${PROBE_PREFIX}a1-1-1`,
+      `${PROBE_PREFIX}b2-1-1`,
+    ]);
+    next.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

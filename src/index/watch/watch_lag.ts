@@ -73,9 +73,20 @@ export class WatchLag {
   /** A probe failed on disk (the private folder is gone?). */
   readonly #failed: (err: unknown) => void;
 
-  /** `dir`: the root's private folder (a real path); `failed`: a probe could not be written. */
-  constructor(dir: string, sep: string, failed: (err: unknown) => void, io: ProbeIo = denoIo) {
-    this.#prefix = dir + sep + PROBE_PREFIX;
+  /**
+   * `dir`: the root's private folder (a real path); `failed`: a probe could not be written;
+   * `tag`: what this watch's anchors are named with after the prefix, apart from an earlier
+   * watch's (one being stopped may still make an anchor in the folder made afresh for this
+   * one: of the same name, this one's could not be made, and the watch would end).
+   */
+  constructor(
+    dir: string,
+    sep: string,
+    failed: (err: unknown) => void,
+    io: ProbeIo = denoIo,
+    tag = "",
+  ) {
+    this.#prefix = dir + sep + PROBE_PREFIX + tag;
     this.#sep = sep;
     this.#failed = failed;
     this.#io = io;

@@ -138,9 +138,10 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
     scope.postMessage({ type: "failed", reason: watchFailure(err), retry: true });
     return;
   }
-  const tag = `${crypto.randomUUID().slice(0, 8)}-`; // apart from an earlier watch's cookies
+  // Apart from an earlier watch's cookies and probes, which it may have left in the folder.
+  const tag = `${crypto.randomUUID().slice(0, 8)}-`;
   cookies = new Cookies(command.cookies, command.queueLimit, sep, FENCE_EVERY, tag);
-  lag = new WatchLag(command.cookies, sep, (err) => cannotWrite("its probe", err));
+  lag = new WatchLag(command.cookies, sep, (err) => cannotWrite("its probe", err), undefined, tag);
   scope.postMessage({ type: "ready", root, unwatched: watched.unwatched, why: watched.why });
   for (const id of early.splice(0)) writeCookie(id);
   // The watch stays on the folders it started on: a root moved away (and made again), or a
