@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { FromService, ServiceFacts } from "../wire/mod.ts";
+import type { ServiceFacts } from "../wire/mod.ts";
 
 /** A root's service, as the link worker reaches it. */
 export interface LinkRoot {
@@ -46,7 +46,7 @@ export type FromLink =
   | { type: "up"; root: number; facts: ServiceFacts; started: boolean }
   /** Not connected, and why; `retry`: a later call may try again. */
   | { type: "down"; root: number; why: string; retry: boolean }
-  /** A line its service wrote (a {@linkcode FromService}), read here (as `send`'s). */
+  /** A line its service wrote (a `FromService` message), parsed by the main isolate. */
   | { type: "message"; root: number; line: string }
   /** No service answers for these roots: the main isolate says how to start one for them. */
   | { type: "start?"; roots: number[] };
