@@ -240,7 +240,7 @@ export function batchTouches(
       }
     }
   }
-  return readAgainBelowGone(touches, lstat, rootReal, (abs) => named.get(abs)?.named === true);
+  return readAgainBelowGone(touches, lstat, known, (abs) => named.get(abs)?.named === true);
 }
 
 /**
@@ -251,10 +251,9 @@ export function batchTouches(
 function readAgainBelowGone(
   touches: Touch[],
   lstat: (abs: string) => Deno.FileInfo,
-  rootReal: string,
+  known: Known,
   byEvent: (abs: string) => boolean,
 ): Touch[] {
-  const abs = (rel: string) => rootReal + hostRules.sep + rel.replaceAll("/", hostRules.sep);
   for (let again = true; again;) {
     again = false;
     const gone = new Set(touches.filter((t) => t.after === null).map((t) => t.path));
@@ -265,11 +264,11 @@ function readAgainBelowGone(
       const dir = t.path.slice(0, at);
       let folder = there.get(dir);
       if (folder === undefined) {
-        const image = gone.has(dir) ? null : lstatImage(lstat, abs(dir));
+        const image = gone.has(dir) ? null : lstatImage(lstat, known.abs(dir));
         there.set(dir, folder = image !== null && (image.kind & DIR) !== 0);
       }
       if (folder) return true;
-      const path = abs(t.path);
+      const path = known.abs(t.path);
       if ((t.after = lstatImage(lstat, path)) !== null) return true;
       again = true; // what was read below it, looked at again
       return byEvent(path);

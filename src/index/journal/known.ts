@@ -34,9 +34,14 @@ export class Known {
   /** Where the folder at `abs` was last moved to, through later moves too (absolute). */
   movedTo(abs: string): string | undefined {
     const to = this.#journal.moves.movedTo(this.rel(abs));
-    return to === undefined
-      ? undefined
-      : this.#root + hostRules.sep + to.replaceAll("/", hostRules.sep);
+    return to === undefined ? undefined : this.abs(to);
+  }
+
+  /** The absolute path of the root-relative `/` path `rel` (`""`: the root). */
+  abs(rel: string): string {
+    return rel === ""
+      ? this.#root
+      : this.#root + hostRules.sep + rel.replaceAll("/", hostRules.sep);
   }
 
   /** The root-relative `/` path of `abs` (below the root). */

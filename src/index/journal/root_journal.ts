@@ -132,9 +132,10 @@ export class RootJournal {
       }
     };
     const appeared = (abs: string) => this.#appear(abs);
+    const known = this.#known();
     const touches = batchTouches(
       changes,
-      this.#known(),
+      known,
       this.#disk,
       cache.root,
       apply,
@@ -143,12 +144,7 @@ export class RootJournal {
     );
     for (const t of touches) {
       if (this.#listed.size >= APPEARED_MOST) break;
-      const at = t.path.lastIndexOf("/");
-      this.#listed.add(
-        at < 0
-          ? cache.root
-          : cache.root + hostRules.sep + t.path.slice(0, at).replaceAll("/", hostRules.sep),
-      );
+      this.#listed.add(known.abs(t.path.slice(0, Math.max(t.path.lastIndexOf("/"), 0))));
     }
     this.#journal.record(touches);
   }
