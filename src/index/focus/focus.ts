@@ -120,9 +120,7 @@ export interface ExactCount {
 export function exactOf(request: SearchRequest): ExactCount | undefined {
   const { filter } = request;
   if (filter.glob !== null || filter.minSizeBytes !== null || filter.maxSizeBytes !== null) return;
-  if (filter.alsoCreated || (!filter.includeFiles && !filter.includeDirectories)) return;
-  // An entry with no created time matches every created window then (contract §7).
-  if (filter.timeField === "created" && filter.includeUnknownTime) return;
+  if (!inOrder(filter)) return;
   return {
     files: filter.includeFiles,
     startAbs: startAbsOf(request),
@@ -130,6 +128,17 @@ export function exactOf(request: SearchRequest): ExactCount | undefined {
     visitsStart: visitsStart(request),
     vcsLeftOut: !filter.includeVcs,
   };
+}
+
+/**
+ * Whether the matches of `filter` are all in the root's time orders (time_order.ts): of one
+ * time field, of files, folders or both. Not when also created in the window (another time
+ * could bring an entry in), nor with unknown created times asked for: such an entry matches
+ * every created window and comes last (contract §7, §10), and the order holds none.
+ */
+function inOrder(filter: SearchRequest["filter"]): boolean {
+  if (filter.alsoCreated || (!filter.includeFiles && !filter.includeDirectories)) return false;
+  return !(filter.timeField === "created" && filter.includeUnknownTime);
 }
 
 /** Whether the walk of `request` visits its start below the root itself (scan.ts). */
@@ -260,10 +269,7 @@ export function pageOf(
   request: SearchRequest,
 ): { window: OrderWindow; page: PageAsk } | null {
   const { filter, order } = request;
-  if (isWalkOrder(order)) return null;
-  if (filter.alsoCreated || (!filter.includeFiles && !filter.includeDirectories)) return null;
-  // Entries with no created time come last (contract §7, §10): not in the order.
-  if (focus.created && filter.includeUnknownTime) return null;
+  if (isWalkOrder(order) || !inOrder(filter)) return null;
   // After a truncated page the walk goes on from its boundary (walk order): its page is the
   // first matches past that place, not the window's first in time order.
   if (request.after?.boundary) return null;

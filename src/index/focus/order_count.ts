@@ -30,7 +30,7 @@ export function countOf(
   const rec = tree.folders;
   const orders = created ? snap.birth! : snap.mtime;
   const out: WindowCount = { matches: 0, vcs: 0 };
-  for (const order of kindsAsked(orders, window)) {
+  for (const { order } of kindsAsked(orders, window)) {
     countRange(order, snap, window, scope, rec.changed, rec.changes!.length === 0, out);
   }
   const cols = tree.columns;
@@ -58,9 +58,18 @@ export function countOf(
   return out;
 }
 
-/** The orders of the kinds `window` asks for: its files, its folders, or both (files first). */
-export function kindsAsked(orders: FieldOrders, { files, folders }: OrderWindow): FieldOrder[] {
-  return [...(files ? [orders.files] : []), ...(folders ? [orders.folders] : [])];
+/**
+ * The orders of the kinds `window` asks for, each with whether it is of folders: its files, its
+ * folders, or both (files first).
+ */
+export function kindsAsked(
+  orders: FieldOrders,
+  { files, folders }: OrderWindow,
+): { order: FieldOrder; dirs: boolean }[] {
+  return [
+    ...(files ? [{ order: orders.files, dirs: false }] : []),
+    ...(folders ? [{ order: orders.folders, dirs: true }] : []),
+  ];
 }
 
 /** Adds to `out` the matches of `window` in `order` (those of `changed` records passed over). */

@@ -34,8 +34,8 @@ export function pageFoldersOf(
   };
   const { depth, vcs } = snap;
   const orders = created ? snap.birth! : snap.mtime;
-  const lists = kindsAsked(orders, window);
-  const dirs = lists.map((list) => list === orders.folders); // each list's kind
+  const kinds = kindsAsked(orders, window);
+  const lists = kinds.map((kind) => kind.order);
   const column = created ? tree.columns.birth : tree.columns.mtime;
   const changed = rec.changed;
   // Each list's range in the window, from the page's end (`at`) to its other (`end`).
@@ -63,7 +63,7 @@ export function pageFoldersOf(
     lastF = f;
     lastT = t;
     lastL = l;
-    const matches = wants === null ? 1 : wanted(tree, f, t, column, dirs[l]!, wants);
+    const matches = wants === null ? 1 : wanted(tree, f, t, column, kinds[l]!.dirs, wants);
     if (matches === 0) continue;
     mark(f);
     if (t !== tie && (found += matches) >= k && Number.isNaN(edge)) edge = t;
