@@ -13,7 +13,9 @@
  * events ends after DD's move and before D's, the walk that watches DD's new place finds D
  * there, and the kernel gives that path D's own watch; D's old path still names it, and when
  * the next run removes the old path, that watch goes too, with nothing to add it back. notify
- * 9 (its release candidates) releases a watch only when no path uses it any more.
+ * 9 (its release candidates) releases a watch only when no path uses it any more. This replays
+ * the runtime alone: the server finds D by its inode and holds it again
+ * (src/index/watch/held_watches.ts; docs/index.md, "A folder the runtime stops watching").
  *
  * @module
  */

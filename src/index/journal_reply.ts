@@ -12,20 +12,28 @@ export const JOURNAL_REPLY_MS = 10_000;
 
 let nextId = 1;
 
-/** Asks `worker`'s journal `query`; `null` if it does not answer within `ms`. */
+/**
+ * Asks `worker`'s journal `query`; `null` if it does not answer within `ms`, or the worker
+ * is ended first (`ended`).
+ */
 export function journalReply(
   worker: Worker,
   query: JournalQuery,
   ms: number,
+  ended?: AbortSignal,
 ): Promise<JournalReply | null> {
   const id = nextId++;
   return new Promise((resolve) => {
     const done = (reply: JournalReply | null) => {
       clearTimeout(timer);
+      ended?.removeEventListener("abort", gone);
       worker.onmessage = null;
       resolve(reply);
     };
-    const timer = setTimeout(() => done(null), ms);
+    const gone = () => done(null);
+    const timer = setTimeout(gone, ms);
+    if (ended?.aborted) return gone();
+    ended?.addEventListener("abort", gone);
     worker.onmessage = (event: MessageEvent<JournalReply>) => {
       if (event.data?.type === "since" && event.data.id === id) done(event.data);
     };

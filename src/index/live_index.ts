@@ -38,7 +38,7 @@ import { Calls } from "./call_gate.ts";
 import { NO_ORDER, noCookies } from "./index_words.ts";
 import type { IndexStatus, LiveIndexOptions, RootState } from "./live_index_options.ts";
 import { IndexStopped, RootKeeper } from "./root_keeper.ts";
-import type { RootIndex } from "./root_record.ts";
+import { indexEnd, type RootIndex } from "./root_record.ts";
 import type { JournalAnswer, JournalQuery } from "./journal/mod.ts";
 import { awaitBuild, buildLeftMs } from "./build_wait.ts";
 import { JOURNAL_REPLY_MS, journalReply } from "./journal_reply.ts";
@@ -153,7 +153,9 @@ export class LiveIndex implements Scanner {
       if (signal?.aborted) throw signal.reason;
       if (!passed || root.status.state !== "ready" || !root.index) return whyWalking(root.status);
       const epoch = root.epoch;
-      const reply = await journalReply(root.index, query, JOURNAL_REPLY_MS);
+      const worker = root.index;
+      const reply = await journalReply(worker, query, JOURNAL_REPLY_MS, indexEnd(worker));
+      if (reply === null && root.index !== worker) return whyWalking(root.status); // dropped
       if (reply === null) return "its journal did not answer in time";
       this.#keeper.indexReport(root, reply.report);
       return { answer: reply.answer, epoch };

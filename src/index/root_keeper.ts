@@ -41,7 +41,7 @@ import {
 } from "./index_words.ts";
 import type { IndexControl, IndexReport } from "./answer/mod.ts";
 import type { LiveIndexOptions } from "./live_index_options.ts";
-import { later, newRootIndex, type RootIndex, startIndex } from "./root_record.ts";
+import { endIndex, later, newRootIndex, type RootIndex, startIndex } from "./root_record.ts";
 
 /** How soon a watch is set up again after a folder vanished under its set-up. */
 const SHORTLY_MS = 500;
@@ -80,7 +80,7 @@ export class RootKeeper {
       clearTimeout(root.retry);
       root.inflight?.abandon();
       root.watch?.close();
-      root.index?.terminate();
+      if (root.index) endIndex(root.index);
     }
   }
 
@@ -278,7 +278,7 @@ export class RootKeeper {
   }
 
   #dropIndex(root: RootIndex): void {
-    root.index?.terminate();
+    if (root.index) endIndex(root.index);
     root.index = null;
     root.status.entries = 0;
   }

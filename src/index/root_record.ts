@@ -7,7 +7,7 @@
 import { DEFAULT_CHANGES, type Root } from "../config.ts";
 import { spawnSandboxed, type Task } from "../workers/mod.ts";
 import { WORKER_MODULES } from "../worker_modules.ts";
-import type { CheckedMessage, IndexControl } from "./answer/mod.ts";
+import type { CheckedMessage, HoldMessage, IndexControl } from "./answer/mod.ts";
 import { CHECK_CORE_SHARE } from "./cache/mod.ts";
 import type { LiveIndexOptions, RootState } from "./live_index_options.ts";
 import type { RootWatch } from "./watch/mod.ts";
@@ -72,10 +72,24 @@ export function later(root: RootIndex, then: () => void, ms: number): void {
   root.retry = setTimeout(then, ms);
 }
 
+/** Each index worker's end, aborted when it is terminated (endIndex). */
+const ends = new WeakMap<Worker, AbortController>();
+
+/** Terminates an index worker; what waits on it (a journal question) is told at once. */
+export function endIndex(worker: Worker): void {
+  ends.get(worker)?.abort();
+  worker.terminate();
+}
+
+/** Aborted once the index worker is ended by {@linkcode endIndex}. */
+export function indexEnd(worker: Worker): AbortSignal | undefined {
+  return ends.get(worker)?.signal;
+}
+
 /**
  * Starts root `root`'s index worker (one of `roots` roots), told what to record and the calls
  * running, and kept told of its background check's rounds (contract §18: said in
- * fs.list_roots).
+ * fs.list_roots); the folders it asks to be held go on to the root's watch (held_watches.ts).
  */
 export function startIndex(root: RootIndex, options: LiveIndexOptions, roots: number): Worker {
   const url = options.indexWorkerUrl ?? WORKER_MODULES.index;
@@ -95,8 +109,11 @@ export function startIndex(root: RootIndex, options: LiveIndexOptions, roots: nu
       running: root.running,
     } satisfies IndexControl,
   );
-  worker.addEventListener("message", ({ data }: MessageEvent<CheckedMessage>) => {
-    if (data?.type !== "checked" || root.index !== worker) return;
+  ends.set(worker, new AbortController());
+  worker.addEventListener("message", ({ data }: MessageEvent<CheckedMessage | HoldMessage>) => {
+    if (root.index !== worker) return;
+    if (data?.type === "hold") return root.watch?.hold(data.moves);
+    if (data?.type !== "checked") return;
     root.status.checkedWhole = new Date(data.wholeSince).toISOString();
     root.status.checkEnded = new Date(data.ended).toISOString();
   });

@@ -60,6 +60,7 @@ function release(id: number, started = performance.now()): void {
 
 scope.onmessage = (event) => {
   const command = event.data;
+  if (command.type === "hold") return; // it loses no watch: nothing to hold
   if (command.type === "watch") root = command.path;
   if (mode === "hold") {
     if (command.type === "watch") void hold(command.path);

@@ -4,7 +4,8 @@
  * from its index where it can: an editor's save (a temp file renamed over the name, `sed
  * -i`), a file replaced by a hard link, two files exchanged in one step, a folder renamed
  * away and back; a JavaScript workspace whose packages are reached through links (the
- * runtime reports their events under the link's path); a burst of 20,000 changed times
+ * runtime reports their events under the link's path, and drops the watch of a package when
+ * a link to it is removed); a burst of 20,000 changed times
  * with both cores busy (more events than the kernel's queue holds); a FIFO, made before
  * or after start-up; and a tree that keeps changing while its index is built.
  */
@@ -103,6 +104,14 @@ Deno.test({
     Deno.symlinkSync("../packages/two", tree.abs("node_modules/two"));
     Deno.writeTextFileSync(tree.abs("node_modules/two/c.ts"), "c");
     Deno.writeTextFileSync(tree.abs("packages/two/b.ts"), "b2");
+    assert.equal(await s.same(ALL), "index");
+    // Links removed, as an install or a deploy does: the runtime drops the watch of the folder
+    // each led to (it named it by the link's path too). Held again, edits in them are seen.
+    Deno.removeSync(tree.abs("node_modules/@me/pkg"));
+    Deno.removeSync(tree.abs("deploy/current"));
+    assert.equal(await s.same(ALL), "index");
+    Deno.writeTextFileSync(tree.abs("packages/pkg/package.json"), "{}");
+    Deno.writeTextFileSync(tree.abs("releases/v2/app.js"), "v2.2");
     assert.equal(await s.same(ALL), "index");
   },
 });

@@ -15,28 +15,14 @@ import assert from "node:assert/strict";
 import { makeTree, T0 } from "../helpers/tree.ts";
 import { until } from "../helpers/until.ts";
 import { sanitize } from "../helpers/sanitize.ts";
-import { RootWatch } from "../../src/index/watch/root_watch.ts";
+import { rootWatching } from "../helpers/root_watching.ts";
 import { Stalls } from "../../src/index/watch/stalls.ts";
-import { WORKER_MODULES } from "../../src/worker_modules.ts";
 
 const linux = Deno.build.os === "linux";
 if (!linux) console.log("root watch FIFO test skipped: mkfifo is Linux's here");
 
-async function watching(root: string, cookies: string, stalls: Stalls): Promise<RootWatch> {
-  let ready!: () => void;
-  const isReady = new Promise<void>((resolve) => (ready = resolve));
-  const watch = new RootWatch({
-    url: WORKER_MODULES.watch,
-    readPaths: [root],
-    rootReal: root,
-    cookies,
-    queueLimit: 16_384,
-    stalls,
-    graceMs: 1000,
-  }, { ready, changes: () => {}, lost: () => {} });
-  await isReady;
-  return watch;
-}
+const watching = (root: string, cookies: string, stalls: Stalls) =>
+  rootWatching(root, cookies, { stalls, graceMs: 1000 });
 
 Deno.test({
   name: "root watch: closed after a FIFO appeared, it is held as stalled until it proves it is not",

@@ -24,11 +24,13 @@ import {
 import {
   type CheckedMessage,
   DEFAULT_HEAP_LIMIT,
+  type HoldMessage,
   type IndexControl,
   type IndexReport,
   type JournalReply,
 } from "./index_messages.ts";
 import { FedFs } from "../fill/mod.ts";
+import type { UnseenMove } from "../watch/mod.ts";
 import { type JournalBounds, RootJournal } from "../journal/mod.ts";
 
 /**
@@ -56,7 +58,11 @@ export const COUNT_BUDGET = 20_000;
 export type IndexWorkerScope = Omit<WorkerScope, "onmessage" | "postMessage"> & {
   onmessage: ((event: MessageEvent<ScanTask | IndexControl>) => void) | null;
   postMessage(
-    message: Parameters<WorkerScope["postMessage"]>[0] | JournalReply | CheckedMessage,
+    message:
+      | Parameters<WorkerScope["postMessage"]>[0]
+      | JournalReply
+      | CheckedMessage
+      | HoldMessage,
   ): void;
 };
 
@@ -181,12 +187,22 @@ export function answerIndexScans(scope: IndexWorkerScope, options: IndexScansOpt
     } else {
       upkeep.poke();
       fed.changed(message.changes);
-      if (journal) journal.apply(message.changes);
+      let unseen: UnseenMove[] = [];
+      if (journal) unseen = journal.apply(message.changes);
       else cache?.apply(message.changes);
-      const { behind, caughtUp } = message;
+      if (unseen.length > 0) {
+        // Read from disk until the watch holds them again (watch/held_watches.ts).
+        lagging.add(unseen.map((move) => move.to), Infinity);
+        scope.postMessage({ type: "hold", moves: unseen });
+      }
+      const { behind, caughtUp, held } = message;
       if (behind) lagging.add(behind.folders, behind.wave);
       // Read from disk while behind; forgotten once more now: that read may predate the watch.
       const caught = caughtUp ? lagging.caughtUp(caughtUp) : [];
+      if (held) {
+        lagging.release(held);
+        caught.push(...held); // read once more: what changed before the hold raised no event
+      }
       if (journal) journal.caughtUp(caught);
       else for (const folder of caught) cache?.forgetFolder(folder);
     }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Change, LagNews } from "../watch/mod.ts";
+import type { Change, LagNews, UnseenMove } from "../watch/mod.ts";
 import type { JournalAnswer, JournalBounds, JournalQuery } from "../journal/mod.ts";
 
 /** An index worker's report on its index, sent with each answer (contract §18). */
@@ -94,6 +94,15 @@ export interface CheckedMessage {
   type: "checked";
   wholeSince: number;
   ended: number;
+}
+
+/**
+ * Index worker to server, unasked: folders found moved with only their old name given, whose
+ * runtime watch may be lost; the server asks the root's watch to hold them (held_watches.ts).
+ */
+export interface HoldMessage {
+  type: "hold";
+  moves: UnseenMove[];
 }
 
 /** Index worker to server: the answer to a `since` question, with the index's report. */

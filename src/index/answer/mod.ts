@@ -8,4 +8,10 @@
  *
  * @module
  */
-export type { CheckedMessage, IndexControl, IndexReport, JournalReply } from "./index_messages.ts";
+export type {
+  CheckedMessage,
+  HoldMessage,
+  IndexControl,
+  IndexReport,
+  JournalReply,
+} from "./index_messages.ts";

@@ -12,9 +12,14 @@
 export class LaggingFolders {
   readonly #wave = new Map<string, number>();
 
-  /** `folders` (absolute paths) are behind the watcher, in wave `wave`. */
+  /**
+   * `folders` (absolute paths) are behind the watcher, in wave `wave` (`Infinity`: until
+   * released).
+   */
   add(folders: readonly string[], wave: number): void {
-    for (const folder of folders) this.#wave.set(folder, wave);
+    for (const folder of folders) {
+      this.#wave.set(folder, Math.max(wave, this.#wave.get(folder) ?? wave));
+    }
   }
 
   /** The watcher caught up with wave `wave` and the earlier ones: their folders, let go. */
@@ -26,6 +31,11 @@ export class LaggingFolders {
       this.#wave.delete(folder);
     }
     return done;
+  }
+
+  /** `folders` are no longer behind (the watch holds them again): those that were. */
+  release(folders: readonly string[]): string[] {
+    return folders.filter((folder) => this.#wave.delete(folder));
   }
 
   /** The folders still behind. */

@@ -51,8 +51,10 @@ export function batchTouches(
   apply: () => void,
   /** Told of each folder that appeared: the runtime watches it only once it has told us. */
   appeared: (abs: string) => void = () => {},
-  /** Folders that appeared in earlier batches, not yet read again (root_journal.ts). */
+  /** Folders that appeared in earlier batches, not yet read again or watched (root_journal.ts). */
   earlier: Iterable<string> = [],
+  /** Told of each folder found moved by its inode: the runtime's watch of it may be lost. */
+  unseen: (from: string, to: string) => void = () => {},
 ): Touch[] {
   const sep = hostRules.sep;
   const inside = (abs: string) => abs.startsWith(rootReal + sep);
@@ -167,10 +169,10 @@ export function batchTouches(
     pairByInode(went.filter((g) => !sources.has(g)));
   }
   /**
-   * A folder moved into a folder made just before, which the runtime watched only after the
-   * move: its one end came (the folder gone), the other never will; the folder is found in
-   * the one that appeared, by its inode: in this batch, or in an earlier one (the folder
-   * then read below already holds it, taken as made with it).
+   * A folder moved into a folder made or moved in just before, which the runtime watched only
+   * after the move: its one end came (the folder gone), the other never will; the folder is
+   * found in the one that appeared, by its inode: in this batch, or in an earlier one (then
+   * read below already, taken as made with it). Its runtime watch may be lost: told `unseen`.
    */
   function pairByInode(went: string[]): void {
     const folders = new Map<number, string>();
@@ -181,7 +183,8 @@ export function batchTouches(
       }
     }
     if (folders.size === 0 || folders.size > PAIRS_FOLDERS_MOST) return;
-    const made = [...named].filter(([, n]) => n.made && n.from === undefined).map(([a]) => a);
+    const top = (a: string) => !named.get(a.slice(0, a.lastIndexOf(sep)))?.made;
+    const made = [...named].filter(([a, n]) => n.made && (!n.from || top(a))).map(([a]) => a);
     for (const folder of earlier) {
       if (made.length >= PAIRS_FOLDERS_MOST) break;
       if (!named.has(folder)) made.push(folder);
@@ -193,6 +196,7 @@ export function batchTouches(
         if (from === undefined || from === below) continue;
         folders.delete(now!.ino!);
         moved(from, below);
+        unseen(from, below);
       }
     }
   }
@@ -283,16 +287,13 @@ export function readBelow(disk: FsPort, abs: string, most = NEW_FOLDER_MAX_ENTRI
   const folders = [abs];
   while (folders.length > 0 && out.length < most) {
     const dir = folders.pop()!;
-    let entries: Deno.DirEntry[];
+    let entries: Deno.DirEntry[] = [];
     try {
       entries = [...disk.readDir(dir)];
-    } catch {
-      continue; // gone, or unreadable: a walk skips it too
-    }
-    for (const entry of entries) {
-      const path = dir + hostRules.sep + entry.name;
-      out.push(path);
-      if (entry.isDirectory && !entry.isSymlink) folders.push(path);
+    } catch { /* gone, or unreadable: none (a walk skips it too) */ }
+    for (const { name, isDirectory, isSymlink } of entries) {
+      out.push(dir + hostRules.sep + name);
+      if (isDirectory && !isSymlink) folders.push(out.at(-1)!);
     }
   }
   return out;

@@ -11,7 +11,7 @@ import type { FsPort } from "../../ports/mod.ts";
 import { hostRules } from "../../security/mod.ts";
 import type { TreeCache } from "../cache/mod.ts";
 import { DIR } from "../store/mod.ts";
-import type { Change } from "../watch/mod.ts";
+import type { Change, UnseenMove } from "../watch/mod.ts";
 import { batchTouches } from "./batch.ts";
 import { type Image, lstatImage } from "./image.ts";
 import { Journal, type Touch } from "./journal.ts";
@@ -120,8 +120,12 @@ export class RootJournal {
     delete this.#cache.hooks.learning;
   }
 
-  /** Applies a batch of events to the held tree, and keeps what it did. */
-  apply(changes: readonly Change[]): void {
+  /**
+   * Applies a batch of events to the held tree, and keeps what it did. Returns the folders
+   * found moved with only their old name given (batch.ts `pairByInode`): the runtime's watch
+   * of each may be lost, to be held again (watch/held_watches.ts).
+   */
+  apply(changes: readonly Change[]): UnseenMove[] {
     const cache = this.#cache;
     const apply = () => {
       this.#applying = true;
@@ -132,6 +136,7 @@ export class RootJournal {
       }
     };
     const appeared = (abs: string) => this.#appear(abs);
+    const unseen: UnseenMove[] = [];
     const known = this.#known();
     const touches = batchTouches(
       changes,
@@ -140,13 +145,16 @@ export class RootJournal {
       cache.root,
       apply,
       appeared,
-      this.#appeared,
+      // Where a folder moved unseen may be: those that appeared, and those still behind.
+      new Set([...this.#appeared, ...this.#behind()]),
+      (from, to) => unseen.push({ from, to }),
     );
     for (const t of touches) {
       if (this.#listed.size >= APPEARED_MOST) break;
       this.#listed.add(known.abs(t.path.slice(0, Math.max(t.path.lastIndexOf("/"), 0))));
     }
     this.#journal.record(touches);
+    return unseen;
   }
 
   /**

@@ -7,7 +7,14 @@
  * @module
  */
 import { spawnSandboxed } from "../../workers/mod.ts";
-import type { Change, LagNews, ReadFromDisk, WatchCommand, WatchReport } from "./watch_messages.ts";
+import type {
+  Change,
+  LagNews,
+  ReadFromDisk,
+  UnseenMove,
+  WatchCommand,
+  WatchReport,
+} from "./watch_messages.ts";
 import { settledWithin } from "../scan_turns.ts";
 import { STALL_GRACE_MS, type Stalls } from "./stalls.ts";
 
@@ -16,6 +23,9 @@ const LINK_REPLAN = "a link to a folder outside it appeared; its watch is planne
 /** Why a root's watch is set up again after a folder it could not list was listed. */
 export const OPENED_FOLDER =
   "a folder it could not read can be read now, and the runtime's watch never took it; its watch is set up again";
+/** Why a watch is set up again: more folders lost their runtime watch than it holds again. */
+export const HELD_REPLAN =
+  "the runtime dropped the watch of more folders than it can hold again; its watch is set up again";
 /** Why a watch is planned again: a FIFO or device file appeared where the watch would open it. */
 export const SPECIAL_REPLAN =
   "a FIFO or device file appeared in a watched folder; its watch is planned again without that folder";
@@ -98,11 +108,17 @@ export class RootWatch {
       } else if (report.type === "moved") this.#rootMoved();
       else if (report.type === "replan") {
         if (report.special) this.#special = true;
-        const why = report.opened ? OPENED_FOLDER : report.special ? SPECIAL_REPLAN : LINK_REPLAN;
+        const why = report.held
+          ? HELD_REPLAN
+          : report.opened
+          ? OPENED_FOLDER
+          : report.special
+          ? SPECIAL_REPLAN
+          : LINK_REPLAN;
         events.lost(why, "soon");
       } else if (report.type === "changes") {
-        const { behind, caughtUp } = report;
-        events.changes(report.changes, report.rescan, { behind, caughtUp });
+        const { behind, caughtUp, held } = report;
+        events.changes(report.changes, report.rescan, { behind, caughtUp, held });
       } else if (report.type === "passed") {
         this.#stalled = this.#special = false; // late, but not stuck
         const same = report.root !== null && report.root === this.#root;
@@ -157,6 +173,12 @@ export class RootWatch {
       this.#events.lost(`its watch did not pass a barrier within ${ms} ms`, "soon");
     }
     return false;
+  }
+
+  /** Asks the worker to hold folders moved unseen where they are now (held_watches.ts). */
+  hold(moves: UnseenMove[]): void {
+    const command: WatchCommand = { type: "hold", moves };
+    this.#worker.postMessage(command);
   }
 
   /**

@@ -21,16 +21,33 @@ export type WatchCommand =
    * Write a cookie and answer `passed` once its event is back, after every change read
    * before it has been sent (contract §18: the barrier).
    */
-  | { type: "barrier"; id: number };
+  | { type: "barrier"; id: number }
+  /**
+   * Hold each folder moved unseen where it is now (real paths): the runtime's watch of each
+   * may be lost (held_watches.ts), and the old paths below it still name its subfolders
+   * (dropped_watches.ts); said `held` with the changes once in place.
+   */
+  | { type: "hold"; moves: UnseenMove[] };
+
+/**
+ * A folder moved with only its old name given (journal/batch.ts `pairByInode`): its old path
+ * and where it is now, both real.
+ */
+export interface UnseenMove {
+  from: string;
+  to: string;
+}
 
 /**
  * Folders made or moved in that the runtime's watcher may not reach yet (`behind`: their
  * wave), and the wave it has now caught up with (`caughtUp`: that one and every earlier
- * one), in the order of the changes they come with (watch_lag.ts).
+ * one), in the order of the changes they come with (watch_lag.ts); `held`: folders whose
+ * runtime watch may have been lost, held again now (held_watches.ts), to be read once more.
  */
 export interface LagNews {
   behind?: { wave: number; folders: string[] };
   caughtUp?: number;
+  held?: string[];
 }
 
 /** Why folders are left unwatched: the links out and the FIFOs or device files found. */
@@ -74,9 +91,10 @@ export type WatchReport =
   /**
    * A link to a folder outside the root appeared where the watch would follow it, or
    * (`special`) a FIFO or device file where it would open it, or (`opened`) a folder the
-   * runtime could not watch (this user could not list it) can be listed now.
+   * runtime could not watch (this user could not list it) can be listed now, or (`held`)
+   * more folders than a watch holds lost their runtime watch (held_watches.ts).
    */
-  | { type: "replan"; special?: boolean; opened?: boolean };
+  | { type: "replan"; special?: boolean; opened?: boolean; held?: boolean };
 
 /**
  * A real folder's identity (device and inode, from one lstat not following links), or

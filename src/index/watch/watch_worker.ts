@@ -14,6 +14,8 @@
  * @module
  */
 import { Cookies, FENCE_EVERY } from "./cookies.ts";
+import { HeldWatches, RUNTIME_DROPS_WATCHES } from "./held_watches.ts";
+import { DroppedWatches } from "./dropped_watches.ts";
 import { ClosedFolders, notPlainFile } from "./made_entries.ts";
 import { WatchLag } from "./watch_lag.ts";
 import {
@@ -25,14 +27,13 @@ import {
   writeFailure,
 } from "./watch_messages.ts";
 import {
-  isSpecial,
   planIdentity,
   planWatch,
   reachOf,
   WATCH_FOLLOWS_LINKS,
+  watchParts,
   type WatchPlan,
 } from "./watch_plan.ts";
-import { folderAbove } from "../../security/mod.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<WatchCommand>) => void) | null;
@@ -45,6 +46,10 @@ let rescan = false;
 let behind: { wave: number; folders: string[] } | null = null;
 /** The last wave the runtime's watcher caught up with, not yet sent. */
 let caughtUp: number | null = null;
+/** Folders held again where the runtime may have dropped their watch, not yet said. */
+let held: string[] = [];
+let heldWatches: HeldWatches | null = null;
+let dropped: DroppedWatches | null = null;
 let cookies: Cookies | null = null;
 let lag: WatchLag | null = null;
 let plan: WatchPlan | null = null;
@@ -59,13 +64,18 @@ const ROOT_CHECK_MS = 5000;
 const early: number[] = [];
 
 function send(): void {
-  if (pending.length === 0 && !rescan && behind === null && caughtUp === null) return;
-  const lagNews = { ...(behind ? { behind } : {}), ...(caughtUp ? { caughtUp } : {}) };
+  if (pending.length === 0 && !rescan && !behind && !caughtUp && held.length === 0) return;
+  const lagNews = {
+    ...(behind ? { behind } : {}),
+    ...(caughtUp ? { caughtUp } : {}),
+    ...(held.length > 0 ? { held } : {}),
+  };
   scope.postMessage({ type: "changes", changes: pending, rescan, ...lagNews });
   pending = [];
   rescan = false;
   behind = null;
   caughtUp = null;
+  held = [];
 }
 
 /**
@@ -132,8 +142,9 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
   // Taken before the watch: a root replaced in between shows as replaced, never the reverse.
   const root = planIdentity(watched);
   let watcher: Deno.FsWatcher;
+  let holder: Deno.FsWatcher | null;
   try {
-    watcher = watchParts(watched, command.cookies);
+    ({ events: watcher, holder } = watchParts(watched, rootPath, command.cookies));
   } catch (err) {
     scope.postMessage({ type: "failed", reason: watchFailure(err), retry: true });
     return;
@@ -142,6 +153,9 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
   const tag = `${crypto.randomUUID().slice(0, 8)}-`;
   cookies = new Cookies(command.cookies, command.queueLimit, sep, FENCE_EVERY, tag);
   lag = new WatchLag(command.cookies, sep, (err) => cannotWrite("its probe", err), undefined, tag);
+  heldWatches = new HeldWatches(rootPath, sep);
+  dropped = RUNTIME_DROPS_WATCHES ? new DroppedWatches(rootPath, sep) : null;
+  dropped?.links(watched.inner);
   scope.postMessage({ type: "ready", root, unwatched: watched.unwatched, why: watched.why });
   for (const id of early.splice(0)) writeCookie(id);
   // The watch stays on the folders it started on: a root moved away (and made again), or a
@@ -173,10 +187,12 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
         caughtUp = lagRead.caughtUp;
         send();
       }
-      if (
-        (event.kind === "remove" || event.kind === "rename") &&
-        event.paths.some((p) => parts.has(p))
-      ) ended();
+      if (event.kind === "remove" || event.kind === "rename") {
+        if (event.paths.some((p) => parts.has(p))) ended();
+      }
+      const led = dropped?.told(event) ?? [];
+      if (led.length > 0 && toHold.length === 0) setTimeout(holdGathered, 0);
+      toHold.push(...led);
       if (!read.cookie && event.flag !== "rescan") {
         pending.push({ kind: event.kind, paths: event.paths });
         if (pending.length === 1) setTimeout(send, 0); // one batch per turn of the loop
@@ -191,6 +207,7 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
       }
       if (rescan && pending.length === 0) setTimeout(send, 0);
       if (read.passed.length > 0) {
+        holdGathered();
         send();
         const now = planIdentity(watched);
         for (const id of read.passed) scope.postMessage({ type: "passed", id, root: now });
@@ -202,45 +219,9 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
     scope.postMessage({ type: "error", reason: watchFailure(err) });
   } finally {
     holder?.close(); // the parts' watches go with the watch that read their events
+    heldWatches?.close();
   }
 }
-
-/**
- * The runtime's watch of a plan, one ordered stream of its events and its cookies'. A root
- * watched whole is one recursive call on it and the private folder. A root watched in parts
- * is two calls: the runtime compares each event with each path of each call in turn
- * (opening both, `is_same_file`, then a prefix of their real paths) until one matches, so a
- * call on the parts would cost an event about 11 µs a part before the one it lies in (7.7 ms
- * with 700 parts: docs/index.md). So the parts are watched by a recursive call that keeps
- * the runtime's watches and ignores every event (`ignore`: the root and the private folder,
- * matched at once), and the events are read from a call on the root and the private folder
- * that is not recursive (it follows no link), whose first path is a prefix of every event
- * under the root: one comparison an event, however many the parts. The parts are registered
- * after the private folder's non-recursive watch, so that the runtime keeps watching what is
- * made in the private folder (its last registration of a path decides). But the call on the
- * root watches the root's own entries: where the root folder itself holds a FIFO or device
- * file (which an event would have the runtime open), the parts are one call, as before.
- */
-function watchParts(plan: WatchPlan, cookies: string): Deno.FsWatcher {
-  const special = (p: string) => folderAbove(p) === rootPath && isSpecial(() => Deno.statSync(p));
-  if (plan.unwatched.length === 0 || plan.reach.some(special)) {
-    return Deno.watchFs([...plan.parts, cookies], { recursive: true });
-  }
-  const events = Deno.watchFs([rootPath, cookies], { recursive: false });
-  try {
-    holder = Deno.watchFs([...plan.parts, cookies], {
-      recursive: true,
-      ignore: [rootPath, cookies],
-    });
-  } catch (err) {
-    events.close();
-    throw err;
-  }
-  return events;
-}
-
-/** The call that holds a plan's watches of its parts (its events all ignored); kept open. */
-let holder: Deno.FsWatcher | null = null;
 
 /**
  * A link to a folder outside the root made or moved into a watched part, or a folder with
@@ -249,15 +230,48 @@ let holder: Deno.FsWatcher | null = null;
  * so the watch is planned again (said once). (A FIFO made in a watched folder is opened
  * by the runtime as it reports it: that stalls the watch, which its barrier's deadline ends.)
  */
-function lookForLinksOut(paths: readonly string[]): void {
+function lookForLinksOut(paths: readonly string[]): boolean {
   for (const path of paths) {
     if (plan === null || !path.startsWith(rootPath + sep)) continue;
     const found = reachOf(path, rootPath, 1, plan.reach);
+    // Those inside a folder the runtime walks (it does not walk a link made or moved alone).
+    dropped?.links(found.inner.filter((link) => link.path !== path));
     const outs = WATCH_FOLLOWS_LINKS ? found.outs.length : 0;
     if (outs === 0 && found.specials.length === 0) continue;
     plan = null;
     scope.postMessage({ type: "replan", special: outs === 0 });
   }
+  return plan === null;
+}
+
+/**
+ * Folders whose runtime watch may be lost: found moved with only their old name given (by
+ * the index), or told by an event (dropped_watches.ts). Those in each watched
+ * part still there are held, the fewest that walk them all (held_watches.ts), after the same
+ * look for links out as a folder moved in; all are said held with the next changes, for the
+ * index to read them once more. Past what a watch holds, it is set up again.
+ */
+function holdAgain(folders: readonly string[]): void {
+  let done: string[] | "again" | "out";
+  try {
+    done = heldWatches!.holdAll(folders, plan?.parts ?? [], (f) => lookForLinksOut([f]));
+  } catch (err) {
+    send();
+    return scope.postMessage({ type: "error", reason: watchFailure(err) });
+  }
+  if (done === "out") return;
+  if (done === "again") plan = null;
+  else held.push(...new Set([...done, ...folders]));
+  send();
+  if (done === "again") scope.postMessage({ type: "replan", held: true });
+}
+
+/** Folders events told of (dropped_watches.ts), held once the turn's events are read. */
+const toHold: string[] = [];
+
+/** Holds the folders gathered (before a barrier passes, or once the turn's events are read). */
+function holdGathered(): void {
+  if (toHold.length > 0) holdAgain(toHold.splice(0));
 }
 
 /** Folders made closed to this user, and so not watched by the runtime (made_entries.ts). */
@@ -274,6 +288,9 @@ function lookForOpened(kind: string, paths: readonly string[]): void {
 scope.onmessage = (event) => {
   const command = event.data;
   if (command.type === "watch") void watch(command);
-  else if (cookies === null) early.push(command.id);
+  else if (command.type === "hold") {
+    for (const { from, to } of command.moves) dropped?.moved(from, to);
+    holdAgain(command.moves.map((move) => move.to));
+  } else if (cookies === null) early.push(command.id);
   else writeCookie(command.id);
 };
