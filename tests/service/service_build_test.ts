@@ -160,7 +160,9 @@ Deno.test({
     await until(() => !alive(killed.pid), "the killed service to end");
     assert.ok(Deno.lstatSync(killed.socket).isSocket, "a killed service leaves its socket");
     assert.ok(Deno.lstatSync(killed.lock).isFile, "and its lock");
-    assert.ok(Deno.lstatSync(folder).isDirectory, "and its private folder");
+    // Its private folder (there until the kill) is not looked at here: any server starting
+    // meanwhile sweeps it, another test's too under `--parallel` (makePrivateFolder), and did,
+    // between the kill and such a look, once in CI. Gone after the next one, whichever it is.
     await using b = await session(other.root);
     await readyShared(b);
     assert.throws(() => Deno.lstatSync(killed.socket), Deno.errors.NotFound);
