@@ -21,15 +21,10 @@
  * @module
  */
 import { folderIdentity } from "./watch_messages.ts";
+import { listing, type WatchAlias } from "./watch_plan.ts";
 
 /** The most second paths kept, links and old paths together (those found later are not). */
 export const MOST_ALIASES = 20_000;
-
-/** A path the runtime's watch names a folder by, and the folder's real path. */
-export interface WatchAlias {
-  path: string;
-  target: string;
-}
 
 /** The second paths of one root's watch. */
 export class DroppedWatches {
@@ -144,14 +139,5 @@ function isThere(path: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** A folder's entries (none when it cannot be read). */
-function listing(dir: string): Deno.DirEntry[] {
-  try {
-    return [...Deno.readDirSync(dir)];
-  } catch {
-    return [];
   }
 }

@@ -24,7 +24,6 @@ import { folderAbove, hostRules, isWithin } from "../../security/mod.ts";
 
 const sep = hostRules.sep;
 import { folderIdentity, type ReadFromDisk } from "./watch_messages.ts";
-import type { WatchAlias } from "./dropped_watches.ts";
 
 /**
  * The most folders watched whole in parts: each is checked to be in place before every
@@ -49,6 +48,12 @@ export interface WatchPlan {
   reach: string[];
   /** The links to folders inside the root that the watch walks through (dropped_watches.ts). */
   inner: WatchAlias[];
+}
+
+/** A path the runtime's watch names a folder by, and the folder's real path. */
+export interface WatchAlias {
+  path: string;
+  target: string;
 }
 
 /** A plan, or why the root cannot be watched without reaching outside it. */
@@ -201,7 +206,7 @@ function link(path: string, root: string, found: Reach): void {
 }
 
 /** A folder's entries (none when it cannot be read: the watch cannot walk it either). */
-function listing(dir: string): Deno.DirEntry[] {
+export function listing(dir: string): Deno.DirEntry[] {
   try {
     return [...Deno.readDirSync(dir)];
   } catch {

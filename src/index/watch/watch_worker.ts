@@ -187,9 +187,10 @@ async function watch(command: Extract<WatchCommand, { type: "watch" }>): Promise
         caughtUp = lagRead.caughtUp;
         send();
       }
-      if (event.kind === "remove" || event.kind === "rename") {
-        if (event.paths.some((p) => parts.has(p))) ended();
-      }
+      if (
+        (event.kind === "remove" || event.kind === "rename") &&
+        event.paths.some((p) => parts.has(p))
+      ) ended();
       const led = dropped?.told(event) ?? [];
       if (led.length > 0 && toHold.length === 0) setTimeout(holdGathered, 0);
       toHold.push(...led);
