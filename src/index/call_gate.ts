@@ -46,6 +46,11 @@ export class Calls {
     if (Atomics.load(this.running, 0) === 0) this.#atGap?.(now);
   }
 
+  /** Whether no call is running at `now` and none has ended for `quietMs`. */
+  quietFor(now: number, quietMs: number): boolean {
+    return Atomics.load(this.running, 0) === 0 && now - this.#lastEnd >= quietMs;
+  }
+
   /**
    * Runs `then` at the first quiet moment, checked every 50 ms by `now`: once no call is
    * running and none has ended for `quietMs`; after `soonMs`, as soon as no call is running

@@ -25,7 +25,7 @@ import type { FromLink, LinkRoot, ToLink } from "./link_messages.ts";
 
 /** How long after starting a service its socket is looked for (a loaded machine takes seconds), and how often. */
 const START_WAIT_MS = 20_000;
-const START_STEP_MS = 50;
+const START_STEP_MS = 20;
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<ToLink>) => void) | null;

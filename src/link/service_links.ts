@@ -21,15 +21,18 @@ const RETRY_MS = 1000;
 /** How long a call waits for a link that dropped to be made again before it walks. */
 const REJOIN_MS = 3000;
 /**
- * How long a call waits for a link being made to a service that is already there (no
- * service had to be started) before it walks: the service answers where its build runs,
- * so that calls of several sessions during a build cost one walk (contract §28a).
+ * How long a call waits for a link being made (to a service that is there, or one just
+ * started: it listens within a tenth of a second of its start on an idle machine, seconds on
+ * a loaded one) before it walks: the service answers where its build runs, so that the first
+ * call at start-up and the calls of several sessions starting together cost one walk
+ * (contract §28a). A service that does not say hello is let go sooner (HELLO_MS).
  */
-const JOIN_WAIT_MS = 1000;
+const JOIN_WAIT_MS = 5000;
 /**
- * When a service none answers for is started, against this session's walks (as a live
- * index starts against its calls, call_gate.ts): once none ran for `quietMs`; after
- * `soonMs`, in the first gap; after `latestMs`, anyway.
+ * When a service none answers for is started: at once, unless this session walks (a link
+ * that dropped, a service that said to walk); then against its walks (as a live index
+ * starts against its calls, call_gate.ts): once none ran for `quietMs`; after `soonMs`, in
+ * the first gap; after `latestMs`, anyway.
  */
 const START_QUIET = { quietMs: 250, soonMs: 2000, latestMs: 10_000 };
 
@@ -42,7 +45,10 @@ interface Link {
   triedAt: number;
   /** It was up and dropped: the next call reconnects at once and waits for it. */
   rejoin: boolean;
-  /** No service answered and one is being started: a call walks at once meanwhile. */
+  /**
+   * No service answered and one is to be started once this session's walks leave the disk:
+   * a call walks at once meanwhile.
+   */
   starting: boolean;
   /** Calls waiting for the link to be up or down. */
   waiters: (() => void)[];
@@ -172,8 +178,9 @@ export class ServiceLinks {
     };
   }
 
-  /** Runs `start` at the next quiet moment of this session's walks (with any others due). */
-  #startQuietly(start: () => void): void {
+  /** Runs `start` now, or at the next quiet moment of this session's walks (with others due). */
+  #startQuietly(now: boolean, start: () => void): void {
+    if (now) return start();
     this.#starts.push(start);
     if (this.#starts.length > 1) return; // a quiet moment is awaited already
     this.#walking.whenQuiet(START_QUIET, () => Date.now(), () => {
@@ -209,15 +216,18 @@ export class ServiceLinks {
 
   #told(message: FromLink): void {
     if (message.type === "start?") {
-      // Started once this session's walks of these roots leave the disk to it (contract
-      // §28a: the first call at start-up is one walk, not a walk beside a build).
+      // Started now, its calls waiting for it (it walks them where its build runs); or, while
+      // this session walks, once its walks leave the disk to it, its calls walking meanwhile
+      // (contract §28a: the first call at start-up is one walk, not a walk beside a build).
       const { roots } = message;
+      const now = this.#starts.length === 0 &&
+        this.#walking.quietFor(Date.now(), START_QUIET.quietMs);
       for (const r of roots) {
         const link = this.#links[r]!;
-        link.starting = true;
-        for (const waiter of link.waiters.splice(0)) waiter(); // its calls walk meanwhile
+        link.starting = !now;
+        if (!now) { for (const waiter of link.waiters.splice(0)) waiter(); }
       }
-      this.#startQuietly(() => {
+      this.#startQuietly(now, () => {
         let start: ToLink;
         try {
           start = { type: "start", roots, ...this.#startArgs(roots) };

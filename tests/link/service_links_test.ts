@@ -2,12 +2,14 @@
  * A session's links to its services (service_links.ts), with a stand-in for the link
  * worker: a call that waits its turn at a busy service's index, which says so each second,
  * is waited for past the deadline of silence (and no longer than its bound); a service
- * silent for that deadline is let go.
+ * silent for that deadline is let go; a service none answers for is started at once, a call
+ * waiting for it, unless this session walks (then once its walks end, its calls walking).
  */
 import assert from "node:assert/strict";
 import type { FromLink, ToLink } from "../../src/link/link_messages.ts";
 import { ServiceLinks } from "../../src/link/service_links.ts";
 import type { FromService } from "../../src/wire/mod.ts";
+import { until } from "../helpers/until.ts";
 
 /** A link worker stand-in: the service is up at once; `onAsk` plays the service. */
 function standIn(onAsk: (id: number, say: (message: FromService) => void) => void): Worker {
@@ -154,5 +156,56 @@ Deno.test("service links: a line from the service that is not JSON ends its link
   assert.ok(!links.up(0), "its link is down");
   assert.ok(posted.some((m) => m.type === "drop"), "its connection is ended");
   assert.ok(logged.some((line) => line.includes(why)), logged.join("\n"));
+  links.close();
+});
+
+/** A link worker stand-in that keeps what it is sent; `tell` answers as the worker. */
+function recorder() {
+  const posted: ToLink[] = [];
+  const worker = {
+    onmessage: null as ((event: MessageEvent<FromLink>) => void) | null,
+    postMessage(message: ToLink) {
+      posted.push(message);
+    },
+    terminate() {},
+  };
+  const tell = (m: FromLink) => worker.onmessage?.({ data: m } as never);
+  const links = new ServiceLinks({ ...SETUP, roots: [{} as never] }, worker as unknown as Worker);
+  return { links, tell, starts: () => posted.filter((m) => m.type === "start").length, posted };
+}
+
+Deno.test("service links: a service none answers for is started at once, a call waiting for it", async () => {
+  const { links, tell, starts, posted } = recorder();
+  // No walk of this session runs: started at once, and a call waits for it (contract §28a).
+  links.ensure(0);
+  tell({ type: "start?", roots: [0] });
+  assert.equal(starts(), 1);
+  let asked = false;
+  const reply = links.ask(0, STATUS, { timeoutMs: 1000, mostMs: 1000 }).then((r) => {
+    asked = true;
+    return r;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(asked, false, "the call waits for the service being started");
+  const facts = { pid: 1, build: "0+0", run: "r", startedAt: 0, sessions: 1, idleMs: 0 };
+  tell({ type: "up", root: 0, facts, started: true });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(posted.at(-1)?.type, "send", "asked of the service once it is up");
+  tell({ type: "message", root: 0, line: JSON.stringify({ t: "journal", id: 1, why: "ok" }) });
+  assert.deepEqual(await reply, { t: "journal", id: 1, why: "ok" });
+  links.close();
+});
+
+Deno.test("service links: while the session walks, its service is started once the walks end, calls walking meanwhile", async () => {
+  const { links, tell, starts } = recorder();
+  const walk = links.walking(0);
+  links.ensure(0);
+  tell({ type: "start?", roots: [0] });
+  assert.equal(starts(), 0, "not while it walks");
+  // The call is not kept waiting for a service not started yet: it walks.
+  const why = await links.ask(0, STATUS, { timeoutMs: 1000, mostMs: 1000 });
+  assert.equal(why, "its service is being reached");
+  walk();
+  await until(() => starts() === 1, "the start once the walk left the disk");
   links.close();
 });

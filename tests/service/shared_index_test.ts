@@ -4,7 +4,8 @@
  * first one's service at once; a clock of one session is exact in another, also once the
  * first has ended; a service killed in the middle of a call costs that call a walk, and
  * the next call finds a new service; a socket file left by a dead service is taken over;
- * two sessions started at the same instant share one service; a session killed in the
+ * two sessions started at the same instant share one service, their first calls answered by
+ * it (none walked in its session while it was being reached); a session killed in the
  * middle of a call leaves the service and the other sessions going; a service ends its
  * idle time after its last session, its private folder and socket removed, and at once when
  * its root is gone while no session is connected.
@@ -154,6 +155,33 @@ Deno.test({
       for (const s of sessions) await readyShared(s);
       assert.equal(servicePids(tree.root).length, 1);
       assert.equal(((await rootIndex(sessions[0]!)) as Shared).shared?.sessions, 3);
+    } finally {
+      for (const s of sessions) await s.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "shared index: sessions started together are answered by the service one starts, none walking in its session",
+  ignore,
+  ...sanitize,
+  async fn() {
+    await using tree = await treeWithServices(spec(30, 100));
+    const sessions = await Promise.all([1, 2, 3].map(() => session(tree.root)));
+    try {
+      // Each first call at once, while the service one of them starts is not up yet: each
+      // waits for it, which answers from its index or walks where its build runs (contract
+      // §28a: several sessions asking at once cost one walk, not one each).
+      const firsts = await Promise.all(sessions.map((s) => s.search(WINDOW)));
+      for (const [n, first] of firsts.entries()) {
+        assert.equal(first.isError, false);
+        const notes = (first.structuredContent as { notes?: { code: string; message: string }[] })
+          .notes ?? [];
+        const building = notes.find((note) => note.code === "IndexBuilding")?.message ?? "";
+        assert.doesNotMatch(building, /being reached/, `session ${n + 1}: ${building}`);
+      }
+      assert.equal(servicePids(tree.root).length, 1);
     } finally {
       for (const s of sessions) await s.close();
     }
