@@ -45,10 +45,7 @@ interface Link {
   triedAt: number;
   /** It was up and dropped: the next call reconnects at once and waits for it. */
   rejoin: boolean;
-  /**
-   * No service answered and one is to be started once this session's walks leave the disk:
-   * a call walks at once meanwhile.
-   */
+  /** A service to start once this session's walks leave the disk: a call walks meanwhile. */
   starting: boolean;
   /** Calls waiting for the link to be up or down. */
   waiters: (() => void)[];

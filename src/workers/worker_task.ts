@@ -67,10 +67,16 @@ export function runTask(worker: Worker, request: SearchRequest, options: TaskOpt
     answered = true;
     give();
   };
-  /** The worker, given back once: kept, or stopped. */
+  /**
+   * The worker, given back once: kept, or stopped. A worker stopped is told to stop its scan
+   * too: Deno's `terminate()` only ends a worker at its next turn of its event loop (or kills
+   * its isolate 2 s later), so a scan it is busy with would run on meanwhile (a cancelled or
+   * restarted walk kept both cores busy to its end).
+   */
   const release = (keep: boolean) => {
     if (released) return;
     released = true;
+    if (!keep) Atomics.store(cancel, 0, 1);
     clearTimeout(timer);
     worker.onmessage = null;
     worker.onerror = null;
