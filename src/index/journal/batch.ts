@@ -51,8 +51,8 @@ export function batchTouches(
   apply: () => void,
   /** Told of each folder that appeared: the runtime watches it only once it has told us. */
   appeared: (abs: string) => void = () => {},
-  /** Folders that appeared in earlier batches, not yet read again or watched (root_journal.ts). */
-  earlier: Iterable<string> = [],
+  /** Folders that appeared earlier, not yet read again or watched (asked only when needed). */
+  earlier: () => Iterable<string> = () => [],
   /** Told of each folder found moved by its inode: the runtime's watch of it may be lost. */
   unseen: (from: string, to: string) => void = () => {},
 ): Touch[] {
@@ -185,7 +185,7 @@ export function batchTouches(
     if (folders.size === 0 || folders.size > PAIRS_FOLDERS_MOST) return;
     const top = (a: string) => !named.get(a.slice(0, a.lastIndexOf(sep)))?.made;
     const made = [...named].filter(([a, n]) => n.made && (!n.from || top(a))).map(([a]) => a);
-    for (const folder of earlier) {
+    for (const folder of earlier()) {
       if (made.length >= PAIRS_FOLDERS_MOST) break;
       if (!named.has(folder)) made.push(folder);
     }

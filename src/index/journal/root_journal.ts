@@ -146,7 +146,7 @@ export class RootJournal {
       apply,
       appeared,
       // Where a folder moved unseen may be: those that appeared, and those still behind.
-      new Set([...this.#appeared, ...this.#behind()]),
+      () => new Set([...this.#appeared, ...this.#behind()]),
       (from, to) => unseen.push({ from, to }),
     );
     for (const t of touches) {

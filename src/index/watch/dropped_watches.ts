@@ -78,6 +78,8 @@ export class DroppedWatches {
   told(event: { kind: string; paths: readonly string[] }): string[] {
     const [first, to] = event.paths;
     if (first === undefined || !["remove", "rename", "create"].includes(event.kind)) return [];
+    // Most events name no path kept here: told nothing, and nothing looked at on disk.
+    if (!this.#keeps(first) && (to === undefined || !this.#old.has(to))) return [];
     const away = event.kind === "remove" || to !== undefined ||
       (event.kind === "rename" && !isThere(first));
     const now = to ?? (away ? undefined : first);
@@ -109,6 +111,11 @@ export class DroppedWatches {
       this.#count(link, -1);
     }
     return old === undefined ? targets : [old, ...targets];
+  }
+
+  /** Whether `path` is a kept old path, a kept link, or a folder above one. */
+  #keeps(path: string): boolean {
+    return this.#old.has(path) || this.#links.has(path) || this.#above.has(path);
   }
 
   /** How many second paths are kept. */
