@@ -12,7 +12,17 @@
  * `/proc/<pid>/stat`) as a share of one core.
  *
  * Options: --sizes 500k,home-2m-184k, --dir <where trees are kept>, --second <size of the
- * second tree, default 100k>, --settle <s before each reading, default 10>, --idle <s, 0>.
+ * second tree, default 100k>, --settle <s before each reading, default 60>, --idle <s, 0>.
+ * The settle time must pass V8's memory reducer, which tidies each isolate's heap about 30 s
+ * after its last burst of work (a fill's garbage: 60-90 MB more before it on 500k); a reading
+ * taken near that moment lands on either side of it.
+ *
+ * The sessions run a copy of the Deno executable (in a temp folder, named `deno`) that this
+ * harness does not map: a page of the executable is counted in PSS as a share among every
+ * process that maps it, and the harness, itself a Deno process, would take a share of each
+ * page it touches too, from one process without sharing and from two (a session and its
+ * service) with it. An MCP client, which starts the sessions in real use, is not a Deno
+ * process. `--same-binary` runs them from the harness's own executable, as before.
  *
  * @module
  */
@@ -35,10 +45,20 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "500k,home-2m-184k" },
     dir: { type: "string", default: path.join(os.tmpdir(), "fts-bench") },
     second: { type: "string", default: "100k" },
-    settle: { type: "string", default: "10" },
+    settle: { type: "string", default: "60" },
     idle: { type: "string", default: "0" },
+    "same-binary": { type: "boolean", default: false },
   },
 });
+/** The Deno the sessions run: a copy the harness does not map (see above), or its own. */
+const DENO = values["same-binary"] ? Deno.execPath() : copyOfDeno();
+
+function copyOfDeno(): string {
+  const dir = Deno.makeTempDirSync({ prefix: "fts-deno-" });
+  Deno.copyFileSync(Deno.execPath(), `${dir}/deno`);
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  return `${dir}/deno`;
+}
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
 interface Session {
@@ -49,7 +69,7 @@ interface Session {
 
 async function session(roots: string[], env: Record<string, string> = {}): Promise<Session> {
   const transport = new StdioClientTransport({
-    command: Deno.execPath(),
+    command: DENO,
     args: ["run", ...SERVER_FLAGS, "--allow-net", "--allow-run", MAIN, "serve", ...roots],
     env: { INDEX: "on", SHARED_INDEX_IDLE: "0", ...env },
     stderr: "ignore",
@@ -114,7 +134,11 @@ function smallFolder(): string {
 const line = (what: string, m: { total: number; parts: number[] }) =>
   `${what}: ${m.total} MB PSS (${m.parts.join(" + ")}).`;
 
-console.log(`Machine: ${os.cpus().length} cores, Deno ${Deno.version.deno}.\n`);
+console.log(
+  `Machine: ${os.cpus().length} cores, Deno ${Deno.version.deno}; sessions run ${
+    values["same-binary"] ? "the harness's Deno" : "a copy of it"
+  }.\n`,
+);
 const second = ensureTree(values.dir, values.second).root;
 const small = [smallFolder(), smallFolder(), smallFolder()];
 for (const size of values.sizes.split(",")) {

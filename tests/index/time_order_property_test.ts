@@ -185,12 +185,28 @@ Deno.test("time order: every window's count equals a plain count, through change
           if (op.op === "clear") tree.clear();
           else if (op.op === "fill") {
             fill(tree, "", 0, op.seed, () => listed++);
-            // Every file, nothing changed since the snapshot (made by the first, if need be).
-            for (const vcsLeftOut of [true, false]) {
-              for (const created of [true, false]) {
-                for (const kinds of KINDS) {
-                  const every = { from: -Infinity, to: Infinity, maxDepth: 9, vcsLeftOut };
-                  ask({ created, ...kinds, startAbs: ROOT, visitsStart: false, ...every });
+            // Every file, nothing changed since the snapshot (made by the first, if need be),
+            // from the root and from each folder in it (every listing reached, or not all).
+            const { first, count } = tree.run(0);
+            const tops = [ROOT];
+            for (let e = first; e < first + count; e++) {
+              if (tree.columns.kind[e]! & DIR) tops.push(abs([tree.nameOf(0, e)]));
+            }
+            for (const startAbs of tops) {
+              for (const maxDepth of startAbs === ROOT ? [9] : [9, 1]) {
+                for (const vcsLeftOut of [true, false]) {
+                  for (const created of [true, false]) {
+                    for (const kinds of KINDS) {
+                      const every = { from: -Infinity, to: Infinity, maxDepth, vcsLeftOut };
+                      ask({
+                        created,
+                        ...kinds,
+                        startAbs,
+                        visitsStart: startAbs !== ROOT,
+                        ...every,
+                      });
+                    }
+                  }
                 }
               }
             }
