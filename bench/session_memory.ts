@@ -14,7 +14,7 @@
  * Options: --sizes 500k,home-2m-184k, --dir <where trees are kept>, --second <size of the
  * second tree, default 100k>, --settle <s before each reading, default 60>, --idle <s, 0>.
  * The settle time must pass V8's memory reducer, which tidies each isolate's heap about 30 s
- * after its last burst of work (a fill's garbage: 60-90 MB more before it on 500k); a reading
+ * after its last burst of work (a fill's garbage: about 95 MB more before it on 500k); a reading
  * taken near that moment lands on either side of it.
  *
  * The sessions run a copy of the Deno executable (in a temp folder, named `deno`) that this
