@@ -75,7 +75,7 @@ export class Calls {
     const look = () => {
       const t = now();
       const idle = Atomics.load(this.running, 0) === 0;
-      const quiet = idle && t - this.#lastEnd >= times.quietMs;
+      const quiet = this.quietFor(t, times.quietMs);
       if (quiet || (idle && t - from >= times.soonMs) || t - from >= times.latestMs) run();
       else this.#timer = this.#timers.set(look, 50);
     };

@@ -3,9 +3,9 @@
  * it (order_scope.ts): in each of the snapshot's orders it asks of (the files, the folders,
  * or both, as the question asks for them), two binary searches and one pass over the window's
  * range, version-control folders apart (contract §27) and listings past `maxDepth` left out;
- * no pass at all, from the root, for a range that holds every one while nothing changed
- * since the snapshot. The records changed since are passed over
- * in the snapshot and read as they are now.
+ * no pass at all for a range that holds every one while nothing changed since the snapshot
+ * (from the root, or of files from a folder below it). The records changed since are passed
+ * over in the snapshot and read as they are now.
  *
  * @module
  */
@@ -32,8 +32,8 @@ export function countOf(
   const out: WindowCount = { matches: 0, vcs: 0 };
   const unchanged = rec.changes!.length === 0;
   for (const { order, dirs } of kindsAsked(orders, window)) {
-    if (unchanged && !dirs && filesBelow(tree, snap, order, window, scope, out)) continue;
-    countRange(order, snap, window, scope, rec.changed, unchanged, out);
+    if (unchanged && everyOne(tree, snap, order, dirs, window, scope, out)) continue;
+    countRange(order, snap, window, scope, rec.changed, out);
   }
   const cols = tree.columns;
   const column = created ? cols.birth : cols.mtime;
@@ -75,24 +75,31 @@ export function kindsAsked(
 }
 
 /**
- * Adds to `out` the files below a start under the root when `window` holds every file of
- * the order and the walk reaches every listing, nothing changed since the snapshot: the
- * start's count of the files below it (subtree_times.ts), which, every time there known,
- * are its files in the order; those inside version-control folders counted apart when left
- * out. No pass over the order's range (home-2m-184k: 1.3 million files below `index-00`).
- * Says whether it did.
+ * Adds to `out` every one of `order` (kept apart inside version-control folders when they
+ * are left out) when `window` holds them all and the walk reaches every listing, nothing
+ * changed since the snapshot, with no pass over them: from the root, the order's own count;
+ * of files from a folder below it, the folder's count of the files below it
+ * (subtree_times.ts), which, every time there known, are its files in the order
+ * (home-2m-184k: 1.3 million files below `index-00`). Says whether it did.
  */
-function filesBelow(
+function everyOne(
   tree: FolderTree,
   snap: TimeSnapshot,
   { times, vcsFiles }: FieldOrder,
+  dirs: boolean,
   { created, from, to, vcsLeftOut }: OrderWindow,
   { start, lastDepth, below }: Scope,
   out: WindowCount,
 ): boolean {
   const n = times.length;
-  if (below === null || lastDepth < snap.deepest) return false;
-  if (n === 0 || from > times[0]! || to <= times[n - 1]!) return false;
+  if (lastDepth < snap.deepest || n === 0 || from > times[0]! || to <= times[n - 1]!) return false;
+  if (below === null) {
+    const left = vcsLeftOut ? vcsFiles : 0;
+    out.matches += n - left;
+    out.vcs += left;
+    return true;
+  }
+  if (dirs) return false;
   const rec = tree.folders;
   boundBelow(tree, start);
   if (Number.isNaN(created ? rec.fileBirthLo[start]! : rec.fileMtimeLo[start]!)) return false;
@@ -117,18 +124,9 @@ function countRange(
   { from, to, vcsLeftOut }: OrderWindow,
   { lastDepth, below, marks }: Scope,
   changed: Uint8Array,
-  unchanged: boolean,
   out: WindowCount,
 ): void {
-  const { times, records, vcsFiles } = order;
-  const n = times.length;
-  const whole = unchanged && below === null && lastDepth >= snap.deepest;
-  if (whole && n > 0 && from <= times[0]! && to > times[n - 1]!) {
-    const left = vcsLeftOut ? vcsFiles : 0; // every one, as at the snapshot: no pass over them
-    out.matches += n - left;
-    out.vcs += left;
-    return;
-  }
+  const { times, records } = order;
   const { depth, vcs } = snap;
   const end = firstAtOrAbove(times, to);
   for (let i = firstAtOrAbove(times, from); i < end; i++) {
