@@ -83,9 +83,10 @@ export class ServiceLinks {
     } = {},
   ) {
     this.#worker = worker;
+    // Silent past a question's deadline: let go as below, its drop said (contract §28a).
     this.#questions = new Questions((i, message) => this.#send(i, message), (i, why) => {
-      this.#lost(i, why, true);
       worker.postMessage({ type: "drop", root: i } satisfies ToLink);
+      this.#told({ type: "down", root: i, why, retry: true });
     });
     this.#log = options.log ?? (() => {});
     this.#startArgs = options.startArgs ?? (() => ({ args: [], input: "" }));

@@ -47,8 +47,15 @@ const SETUP = {
   idleMs: 0,
 };
 
-async function linked(onAsk: Parameters<typeof standIn>[0]): Promise<ServiceLinks> {
-  const links = new ServiceLinks({ ...SETUP, roots: [{} as never] }, standIn(onAsk));
+async function linked(
+  onAsk: Parameters<typeof standIn>[0],
+  log?: (line: string) => void,
+): Promise<ServiceLinks> {
+  const links = new ServiceLinks(
+    { ...SETUP, roots: [{} as never] },
+    standIn(onAsk),
+    log ? { log } : {},
+  );
   links.ensure(0);
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.ok(links.up(0));
@@ -74,12 +81,18 @@ Deno.test("service links: a call said to wait its turn is waited for past the si
 });
 
 Deno.test("service links: a silent service is let go at the deadline; waiting is bounded", async () => {
-  const silent = await linked(() => {});
+  const logged: string[] = [];
+  const silent = await linked(() => {}, (line) => logged.push(line));
   assert.equal(
     await silent.ask(0, STATUS, { timeoutMs: 50, mostMs: 10_000 }),
     "its service did not answer in time",
   );
   assert.ok(!silent.up(0), "let go");
+  // Said in the session's log (contract §28a: when a link drops, and why).
+  assert.ok(
+    logged.some((line) => line.includes("no link to its index service: its service did not")),
+    logged.join("\n"),
+  );
   silent.close();
   // Said to wait for ever: given up at the bound.
   let timer: ReturnType<typeof setInterval> | undefined;
