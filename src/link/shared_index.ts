@@ -28,7 +28,7 @@ import { type JournalMark, TURN_WAIT_MS } from "../wire/mod.ts";
 const GRACE_MS = 2000;
 /** How long a service may be silent during a call (it says each second that it lives). */
 const SILENT_MS = 4000;
-/** How long a status or journal question may take. */
+/** How long a status question may take (a journal question: past its turn, said alive). */
 const QUESTION_MS = 3000;
 
 /** The scanner of a session whose roots' indexes are shared. */
@@ -141,7 +141,9 @@ export class SharedIndex implements Scanner {
     if (i < 0 || this.#links.givenUp(i)) return await this.#own.askJournal(path, query, signal);
     this.#links.ensure(i);
     const reply = await this.#links.ask(i, { t: "journal", query }, {
-      timeoutMs: QUESTION_MS + GRACE_MS,
+      // Said alive each second while it waits for the index's barrier: let go when silent.
+      timeoutMs: SILENT_MS,
+      mostMs: TURN_WAIT_MS + QUESTION_MS + GRACE_MS,
       ...(signal ? { signal } : {}),
     });
     if (typeof reply === "string") return `its shared index: ${reply}`;

@@ -220,6 +220,9 @@ async function journal(
   reply: (message: FromService) => Promise<void>,
 ): Promise<void> {
   const { id } = message;
+  // Said each second, as for a scan: a journal question waits for the index's barrier (every
+  // event before it read), which takes seconds under a burst on a loaded machine.
+  const waiting = setInterval(() => void reply({ t: "waiting", id }), WAITING_EVERY_MS);
   try {
     const asked = await deps.index.askJournal(deps.root.path, message.query);
     // The journal as of the answer (read in the same turn): the session's next clock.
@@ -229,6 +232,8 @@ async function journal(
   } catch (err) {
     const name = err instanceof Error ? err.name : "error";
     return reply({ t: "journal", id, why: `its journal failed (${name})` });
+  } finally {
+    clearInterval(waiting);
   }
 }
 
