@@ -279,7 +279,9 @@ for (const size of values.sizes.split(",")) {
   for (const [what, ms] of rows) {
     if (Number.isNaN(ms)) continue; // not measured in this run (--only)
     console.log(
-      `| ${what} | ${ms.toFixed(0)} | ${(ms / f).toFixed(2)} | ${(ms / fl).toFixed(2)} |`,
+      `| ${what} | ${ms.toFixed(ms < 100 ? 1 : 0)} | ${(ms / f).toFixed(3)} | ${
+        (ms / fl).toFixed(2)
+      } |`,
     );
   }
   console.log(

@@ -1,10 +1,13 @@
 /**
  * `deno task bench:service-answers`: the same questions on the same ready index, asked of
  * a session's own index (`SHARED_INDEX=off`) and through its index service (contract
- * §28a: at most 1.1x plus 5 ms), one session at a time, medians of `--runs`: windowed
+ * §28a: at most 1.1x plus 5 ms; issue 59: 1.1x), both sessions ready and asked in turns,
+ * medians of `--runs`: windowed
  * newest-100 (a week each, each run another week), newest-100 with no window, `**\/*.md`
  * within a window, a `path` subfolder, and the second and third pages of a windowed
- * question (their cursors). Every service of this user is stopped before.
+ * question (their cursors). Every service of this user is stopped before. Then, in the same
+ * run, the floor of the service's extra crossings with nothing of ours in the way
+ * (`bench:crossings`): what 1.1x leaves room for is read against it.
  *
  * Options: --sizes 500k,home-2m-184k, --runs 7, --dir <where trees are kept>.
  *
@@ -18,6 +21,7 @@ import os from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { crossings } from "./crossings.ts";
 import { ensureTree } from "./tree.ts";
 import { todayWindows, window } from "./walkers.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
@@ -96,34 +100,53 @@ for (const size of values.sizes.split(",")) {
   tops = [...Deno.readDirSync(root)].filter((e) => e.isDirectory).map((e) => e.name).sort()
     .slice(0, 2);
   console.log(`## ${size} (${entries} entries)\n`);
+  // Both ready at once, each question asked of one then the other in turns (the first of
+  // each pair alternating), so that the machine's drift falls on both alike.
+  const sessions = [await server(root, false), await server(root, true)] as const;
   const results: Record<string, number[]> = {};
-  for (const shared of [false, true]) {
-    const s = await server(root, shared);
-    for (const [name, args] of QUESTIONS) {
-      const ms: number[] = [];
-      for (let k = 0; k < RUNS; k++) {
-        let page = await s.call(args(k));
-        const pages = name.startsWith("a second") ? 2 : name.startsWith("a third") ? 3 : 1;
-        for (let n = 1; n < pages && page.out.nextCursor; n++) {
-          page = await s.call({ ...args(k), cursor: page.out.nextCursor });
-        }
-        ms.push(page.ms);
+  for (const [name, args] of QUESTIONS) {
+    const pages = name.startsWith("a second") ? 2 : name.startsWith("a third") ? 3 : 1;
+    const ask = async (s: (typeof sessions)[number], k: number) => {
+      let page = await s.call(args(k));
+      for (let n = 1; n < pages && page.out.nextCursor; n++) {
+        page = await s.call({ ...args(k), cursor: page.out.nextCursor });
       }
-      (results[name] ??= []).push(median(ms));
+      return page.ms;
+    };
+    const ms: number[][] = [[], []];
+    for (let k = 0; k < RUNS + 2; k++) {
+      for (const which of k % 2 ? [1, 0] : [0, 1]) {
+        await new Promise((resolve) => setTimeout(resolve, 3)); // idle between calls
+        const took = await ask(sessions[which]!, k);
+        if (k >= 2) ms[which]!.push(took); // two warm-ups
+      }
     }
+    results[name] = ms.map(median);
+  }
+  for (const [shared, s] of sessions.entries()) {
     const { answers } = await s.index();
     console.log(
       `${shared ? "Through the service" : "Its own index"}: answers ${JSON.stringify(answers)}.`,
     );
     await s.close();
   }
-  console.log("\n| question | own index ms | through the service ms | ratio |");
-  console.log("| --- | --- | --- | --- |");
+  console.log("\n| question | own index ms | through the service ms | added ms | ratio |");
+  console.log("| --- | --- | --- | --- | --- |");
   for (const [name] of QUESTIONS) {
     const [own, via] = results[name]!;
     console.log(
-      `| ${name} | ${own!.toFixed(0)} | ${via!.toFixed(0)} | ${(via! / own!).toFixed(2)}x |`,
+      `| ${name} | ${own!.toFixed(2)} | ${via!.toFixed(2)} | ${(via! - own!).toFixed(2)} | ${
+        (via! / own!).toFixed(2)
+      }x |`,
     );
   }
   console.log("");
+}
+
+console.log("The same crossings bare, in this run (`bench:crossings`, medians of 300 rounds):\n");
+console.log("| matches | own index ms | through a service ms | the service's floor ms |");
+console.log("| --- | --- | --- | --- |");
+for (const c of await crossings([0, 100])) {
+  const floor = (c.service - c.own).toFixed(3);
+  console.log(`| ${c.matches} | ${c.own.toFixed(3)} | ${c.service.toFixed(3)} | +${floor} |`);
 }
