@@ -50,7 +50,7 @@ export function helperLine(root: number): string {
 
 /** The log line of a root whose events overflowed: its index is built again. */
 export function rebuildLine(root: number): string {
-  return `index: root #${root} changed faster than its events could be read; its index is built again.`;
+  return `index: root #${root} changed faster than its events could be read; its watch is set up again and its index built again.`;
 }
 
 /** The log line of a root that goes back to walks, and why. */

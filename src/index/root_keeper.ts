@@ -23,13 +23,7 @@ import {
   stuckReason,
   writeFailure,
 } from "./watch/mod.ts";
-import {
-  FILL_ATTEMPTS,
-  FILL_TIMEOUT_MS,
-  fillRequest,
-  startFeed,
-  UNSETTLED_WAIT_MS,
-} from "./fill/mod.ts";
+import { FILL_TIMEOUT_MS, fillRequest, refillIn, startFeed } from "./fill/mod.ts";
 import {
   fillFailure,
   helperLine,
@@ -43,6 +37,8 @@ import type { IndexControl, IndexReport } from "./answer/mod.ts";
 import type { LiveIndexOptions } from "./live_index_options.ts";
 import { endIndex, later, newRootIndex, type RootIndex, startIndex } from "./root_record.ts";
 
+/** Why a root's watch is set up and its index built again after a loss. */
+const LOST = "events were lost";
 /** How soon a watch is set up again after a folder vanished under its set-up. */
 const SHORTLY_MS = 500;
 
@@ -143,13 +139,7 @@ export class RootKeeper {
         const message: IndexControl = { type: "changes", changes, rescan, ...lag };
         root.index?.postMessage(message);
         this.#options.onChanges?.(changes.flatMap((c) => c.paths), rescan);
-        if (!rescan) return;
-        // Events may have been lost: calls walk until all is learned again (said once per loss).
-        const building = root.status.state === "building";
-        if (building ? root.rebuild : root.status.state !== "ready") return;
-        this.#options.log("warning", rebuildLine(root.number));
-        if (building) root.rebuild = true;
-        else void this.#build(root, "events were lost");
+        if (rescan) this.#rewatch(root);
       },
       lost: (reason, retry) => this.#lost(root, reason, retry),
     });
@@ -162,7 +152,7 @@ export class RootKeeper {
   async #build(root: RootIndex, reason?: string): Promise<void> {
     const started = this.#clock.now();
     root.status = { state: "building", entries: 0, ...(reason ? { reason } : {}) };
-    [root.rebuild, root.buildStartedAt] = [false, started]; // its pace: build_wait.ts
+    root.buildStartedAt = started; // its pace: build_wait.ts
     // A call still on the index (before a rebuild) ends within its own hard deadline.
     const leave = await root.turns.take(FILL_TIMEOUT_MS);
     if (!leave) return this.#stop(root, "its index could not be built (a call on it never ended)");
@@ -190,7 +180,6 @@ export class RootKeeper {
     try {
       const outcome = await task.outcome.finally(endFeed);
       if (root.status.state !== "building" || root.index !== worker) return; // stopped meanwhile
-      if (root.rebuild) return void this.#build(root, "events were lost");
       const { entries, watches, memoryBytes } = root.status;
       root.status = {
         state: "ready",
@@ -211,23 +200,16 @@ export class RootKeeper {
     }
   }
 
-  /**
-   * A fill that failed is tried again after a wait that doubles each time. One that failed
-   * because the tree kept changing under it (a build, an unpack) keeps being tried, the wait
-   * capped at {@linkcode UNSETTLED_WAIT_MS} (the change ends, and then the fill holds);
-   * after {@linkcode FILL_ATTEMPTS} other failures in a row, the root walks, and its watch
-   * is tried again later.
-   */
+  /** A fill that failed is tried again later (fill_request.ts `refillIn`), or the root walks. */
   #fillFailed(root: RootIndex, err: unknown): void {
     const why = fillFailure(err);
     const tries = ++root.failedFills;
     const unsettled = failureKind(err) === "IndexUnsettled";
-    if (tries < FILL_ATTEMPTS || unsettled) {
+    const ms = refillIn(tries, unsettled, this.#options.refillMs ?? 500);
+    if (ms !== null) {
       const reason = `its fill is tried again (${why})`;
       root.status = { state: "building", entries: root.status.entries, reason };
-      const ms = (this.#options.refillMs ?? 500) * 2 ** Math.min(tries - 1, 10);
-      later(root, () => void this.#build(root, reason), Math.min(ms, UNSETTLED_WAIT_MS));
-      return;
+      return later(root, () => void this.#build(root, reason), ms);
     }
     root.failedFills = 0;
     this.#stop(root, `its index could not be built in ${tries} tries (${why})`);
@@ -266,6 +248,19 @@ export class RootKeeper {
     return warmUp({ turns: root.turns, ready, running }, ask, fill, newest);
   }
 
+  /**
+   * Events were lost, and with them maybe the runtime's watch of a folder made meanwhile (it
+   * watches one when it reads its event): set up again, then the index built again, as
+   * Watchman recrawls. Calls walk meanwhile; said once per loss.
+   */
+  #rewatch(root: RootIndex): void {
+    const { state, reason } = root.status;
+    if (state === "off" || (state === "starting" && reason === LOST)) return;
+    this.#options.log("warning", rebuildLine(root.number));
+    this.#teardown(root);
+    this.#watch(root, LOST);
+  }
+
   /** The watch is over: watched again (`retry`), unless the stalls held forbid it. */
   #lost(root: RootIndex, reason: string, retry: boolean | "soon" | "shortly"): void {
     const stalled = root.watch?.stalled ?? false;
@@ -275,6 +270,15 @@ export class RootKeeper {
     if (stalled && this.stalls.exhausted) return this.#stop(root, stuckReason(this.stalls.held));
     const ms = { soon: 0, shortly: SHORTLY_MS, true: this.#options.retryMs ?? 60_000 }[`${retry}`];
     later(root, () => this.#watch(root, reason), ms);
+  }
+
+  /** Its call on the index abandoned, its watch closed, its index dropped. */
+  #teardown(root: RootIndex): void {
+    root.inflight?.abandon(new IndexStopped());
+    root.inflight = null;
+    root.watch?.close();
+    root.watch = null;
+    this.#dropIndex(root);
   }
 
   #dropIndex(root: RootIndex): void {
@@ -288,11 +292,7 @@ export class RootKeeper {
    * call on the index now is answered by a walk.
    */
   #stop(root: RootIndex, reason: string): void {
-    root.inflight?.abandon(new IndexStopped());
-    root.inflight = null;
-    root.watch?.close();
-    root.watch = null;
-    this.#dropIndex(root);
+    this.#teardown(root);
     if (root.status.state === "off" && root.status.reason === reason) return;
     root.status = { state: "off", entries: 0, reason };
     this.#options.log("warning", offLine(root.number, reason));

@@ -26,8 +26,6 @@ export interface RootIndex {
   /** The scan on the index worker now. */
   inflight: Task | null;
   retry: ReturnType<typeof setTimeout> | undefined;
-  /** Its events overflowed while it was building: build again once done. */
-  rebuild: boolean;
   /** Folders its watch leaves out (watch_plan.ts): read from disk by every scan. */
   unwatched: readonly string[];
   /** How many, and why (`fs.list_roots`); `undefined` when none. */
@@ -57,7 +55,6 @@ export function newRootIndex(number: number, where: Root, running: Int32Array): 
     turns: new Turns(),
     inflight: null,
     retry: undefined,
-    rebuild: false,
     failedFills: 0,
     buildStartedAt: null,
     unwatched: [],

@@ -19,6 +19,17 @@ export function fakeWatch(mode: string, at = 1, after?: number): URL {
   return url;
 }
 
+/** Where each fake watch tells the root it sets its watch up on. */
+export const SET_UP_CHANNEL = "fake-watch-set-up";
+
+/** Counts the watches fake watch workers set up from now on. Close it after the test. */
+export function watchSetUps(): { count(): number; close(): void } {
+  const channel = new BroadcastChannel(SET_UP_CHANNEL);
+  let count = 0;
+  channel.onmessage = () => count++;
+  return { count: () => count, close: () => channel.close() };
+}
+
 /**
  * Listens to what fake watches in `hold` mode read: `until(() => read.has(name))` waits
  * until a watch has read an event on a path ending in `name`. Close it after the test.

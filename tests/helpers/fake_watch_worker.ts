@@ -8,7 +8,8 @@
  * ping asks for them, so an answer sees a change only if it flushed the watch first; the
  * paths of each event it reads are told on the `BroadcastChannel` {@linkcode READ_CHANNEL}, so
  * a test can wait until the watch has read a change (when the runtime hands an event over
- * is not bounded on a loaded machine). Test-only.
+ * is not bounded on a loaded machine). Each watch it sets up is told on
+ * {@linkcode SET_UP_CHANNEL}. Test-only.
  *
  * @module
  */
@@ -18,7 +19,7 @@ import {
   type WatchCommand,
   type WatchReport,
 } from "../../src/index/watch/watch_messages.ts";
-import { READ_CHANNEL } from "./fake_watch.ts";
+import { READ_CHANNEL, SET_UP_CHANNEL } from "./fake_watch.ts";
 
 const params = new URL(import.meta.url).searchParams;
 const mode = params.get("mode");
@@ -34,6 +35,7 @@ let pings = 0;
 let root = "";
 let held: Change[] = [];
 let lastEvent = 0;
+let setUp: BroadcastChannel | null = null;
 
 async function hold(path: string): Promise<void> {
   const read = new BroadcastChannel(READ_CHANNEL);
@@ -61,7 +63,13 @@ function release(id: number, started = performance.now()): void {
 scope.onmessage = (event) => {
   const command = event.data;
   if (command.type === "hold") return; // it loses no watch: nothing to hold
-  if (command.type === "watch") root = command.path;
+  if (command.type === "watch") {
+    root = command.path;
+    // Kept open: closed at once, the next channel this worker opened (`hold`'s) failed to post
+    // ("expected i32"), the isolate's shared handle of channels let go under it.
+    setUp ??= new BroadcastChannel(SET_UP_CHANNEL);
+    setUp.postMessage(root);
+  }
   if (mode === "hold") {
     if (command.type === "watch") void hold(command.path);
     else setTimeout(() => release(command.id), 0);

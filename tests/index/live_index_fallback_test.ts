@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { IndexStatus } from "../../src/index/live_index_options.ts";
 import { allPages, engine } from "../helpers/engine.ts";
-import { fakeWatch } from "../helpers/fake_watch.ts";
+import { fakeWatch, watchSetUps } from "../helpers/fake_watch.ts";
 import { DAY, makeTree, T0 } from "../helpers/tree.ts";
 import { liveIndex, NO_INDEX } from "../helpers/live_index.ts";
 import { until } from "../helpers/until.ts";
@@ -52,6 +52,7 @@ for (const mode of ["rescan", "error"] as const) {
     async fn() {
       // Ping 1 and 2 are the two calls that fill and use the index; the fault comes with ping 3.
       const t = await setup(mode, 3);
+      const setUps = watchSetUps();
       try {
         await t.indexed.search({ timeField: "modified" }); // one page: starts the watch
         await until(() => t.status().state === "ready", "the watch");
@@ -74,12 +75,16 @@ for (const mode of ["rescan", "error"] as const) {
           // It is tried again later.
           await until(() => t.status().state === "ready", "the watch to come back");
         } else {
-          // It forgets everything and is built again.
+          // It forgets everything, and its watch is set up again (the runtime may have missed a
+          // folder made meanwhile, and so never watch it), then its index is built again.
           assert.ok(t.logs.some((l) => /changed faster than its events could be read/.test(l)));
+          await until(() => setUps.count() === 2, "the watch set up again");
           await until(() => t.status().state === "ready", "the index built again");
           assert.equal(t.logs.filter((l) => /is ready: /.test(l)).length, 2);
+          assert.equal(setUps.count(), 2);
         }
       } finally {
+        setUps.close();
         t.index.close();
         await t.tree.dispose();
       }

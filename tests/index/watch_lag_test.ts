@@ -227,8 +227,12 @@ async function fromIndex(s: IndexedServer, args: Record<string, unknown>): Promi
   try {
     await until(async () => (who = await s.same(args)) === "index", JSON.stringify(args));
   } catch (err) {
-    // Why the index never answered: the last walk's reason and the index's state.
-    throw new Error(`${(err as Error).message}; last: ${who}; ${JSON.stringify(await s.info())}`);
+    // Why the index never answered (the last walk's reason and the index's state), or why
+    // its answer was stale: what the server logged (a loss, a rebuild).
+    const logs = s.conn.stderrTail();
+    throw new Error(
+      `${(err as Error).message}; last: ${who}; ${JSON.stringify(await s.info())}\n${logs}`,
+    );
   }
 }
 

@@ -18,6 +18,18 @@ export const FILL_ATTEMPTS = 5;
 /** The longest wait before a fill that failed because the tree kept changing is tried again. */
 export const UNSETTLED_WAIT_MS = 15_000;
 
+/**
+ * How long after its `tries`-th failure in a row a fill is tried again: a wait that doubles
+ * each time from `baseMs`, capped at {@linkcode UNSETTLED_WAIT_MS}; one that failed because
+ * the tree kept changing under it (`unsettled`: a build, an unpack) is always tried again
+ * (the change ends, and then the fill holds). `null` after {@linkcode FILL_ATTEMPTS} other
+ * failures: the root then walks, and its watch is tried again later.
+ */
+export function refillIn(tries: number, unsettled: boolean, baseMs: number): number | null {
+  if (tries >= FILL_ATTEMPTS && !unsettled) return null;
+  return Math.min(baseMs * 2 ** Math.min(tries - 1, 10), UNSETTLED_WAIT_MS);
+}
+
 /** The scan that fills `root`'s index: every entry to `maxDepth`, up to `maxEntries`. */
 export function fillRequest(root: Root, maxEntries: number, maxDepth?: number): SearchRequest {
   return {

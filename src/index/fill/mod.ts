@@ -9,4 +9,4 @@
  */
 export { FedFs } from "./fed_fs.ts";
 export { startFeed } from "./fill_feed.ts";
-export { FILL_ATTEMPTS, FILL_TIMEOUT_MS, fillRequest, UNSETTLED_WAIT_MS } from "./fill_request.ts";
+export { FILL_ATTEMPTS, FILL_TIMEOUT_MS, fillRequest, refillIn } from "./fill_request.ts";
