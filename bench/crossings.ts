@@ -18,6 +18,7 @@
  */
 import { parseArgs } from "node:util";
 import { V8_FLAGS } from "../src/runtime_flags.ts";
+import { crossingLines, writeLine } from "./crossing_lines.ts";
 
 const WORKER = new URL("./crossings_worker.ts", import.meta.url).href;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -97,24 +98,14 @@ export async function crossings(matches: number[], rounds = 300): Promise<Crossi
 async function servePeer(socket: string): Promise<void> {
   const index = new Worker(WORKER, { type: "module", name: "index" });
   const listener = Deno.listen({ transport: "unix", path: socket });
-  const encoder = new TextEncoder();
   for await (const conn of listener) {
-    const decoder = new TextDecoder();
-    const buffer = new Uint8Array(64 * 1024);
-    let got = "";
-    for (;;) {
-      const n = await conn.read(buffer);
-      if (n === null) break;
-      got += decoder.decode(buffer.subarray(0, n));
-      if (!got.endsWith("\n")) continue;
-      const question = JSON.parse(got);
-      got = "";
+    for await (const line of crossingLines(conn)) {
+      const question = JSON.parse(line);
       const answer = await new Promise((resolve) => {
         index.onmessage = (event) => resolve(event.data);
         index.postMessage({ t: "scan", id: question.id, matches: question.matches });
       });
-      const bytes = encoder.encode(JSON.stringify(answer) + "\n");
-      for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));
+      await writeLine(conn, JSON.stringify(answer));
     }
   }
 }

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { crossingLines, writeLine } from "./crossing_lines.ts";
+
 interface Scope {
   name: string;
   onmessage: ((event: MessageEvent) => void) | null;
@@ -43,7 +45,6 @@ if (scope.name === "index") {
   };
 } else {
   let conn: Deno.Conn | null = null;
-  const encoder = new TextEncoder();
   scope.onmessage = async (event) => {
     const message = event.data as { type: string; socket: string; line: string };
     if (message.type === "init") {
@@ -51,20 +52,11 @@ if (scope.name === "index") {
       void read(conn);
       return scope.postMessage({ type: "ready" });
     }
-    const bytes = encoder.encode(message.line + "\n");
-    for (let done = 0; done < bytes.length;) done += await conn!.write(bytes.subarray(done));
+    await writeLine(conn!, message.line);
   };
   const read = async (from: Deno.Conn) => {
-    const decoder = new TextDecoder();
-    const buffer = new Uint8Array(64 * 1024);
-    let got = "";
-    for (;;) {
-      const n = await from.read(buffer);
-      if (n === null) return;
-      got += decoder.decode(buffer.subarray(0, n));
-      if (!got.endsWith("\n")) continue;
-      scope.postMessage({ type: "message", root: 0, line: got.slice(0, -1) });
-      got = "";
+    for await (const line of crossingLines(from)) {
+      scope.postMessage({ type: "message", root: 0, line });
     }
   };
 }
