@@ -251,13 +251,13 @@ export class RootKeeper {
   /**
    * Events were lost, and with them maybe the runtime's watch of a folder made meanwhile (it
    * watches one when it reads its event): set up again, then the index built again, as
-   * Watchman recrawls. Calls walk meanwhile; said once per loss.
+   * Watchman recrawls. Calls walk meanwhile; said once until the root is ready again.
    */
   #rewatch(root: RootIndex): void {
-    const { state, reason } = root.status;
-    if (state === "off" || (state === "starting" && reason === LOST)) return;
-    this.#options.log("warning", rebuildLine(root.number));
+    if (root.status.state === "off") return;
+    if (root.status.reason !== LOST) this.#options.log("warning", rebuildLine(root.number));
     this.#teardown(root);
+    clearTimeout(root.retry); // a fill due again, say: the new watch's own build replaces it
     this.#watch(root, LOST);
   }
 
