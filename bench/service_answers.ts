@@ -2,10 +2,10 @@
  * `deno task bench:service-answers`: the same questions on the same ready index, asked of
  * a session's own index (`SHARED_INDEX=off`) and through its index service (contract
  * §28a: at most 1.1x plus 5 ms; issue 59: 1.1x), both sessions ready and asked in turns,
- * medians of `--runs`: windowed
- * newest-100 (a week each, each run another week), newest-100 with no window, `**\/*.md`
- * within a window, a `path` subfolder, and the second and third pages of a windowed
- * question (their cursors). Every service of this user is stopped before. Then, in the same
+ * medians of `--runs`: windowed newest-100 (a week each, each run another week), newest-100
+ * with no window, `**\/*.md` within a window, a `path` subfolder, and the second and third
+ * pages of a windowed question (their cursors). Every service of this user is stopped before
+ * each tree (none of an earlier build is left to answer). Then, in the same
  * run, the floor of the service's extra crossings with nothing of ours in the way
  * (`bench:crossings`): what 1.1x leaves room for is read against it.
  *
@@ -22,6 +22,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { crossings } from "./crossings.ts";
+import { stopAll } from "./services.ts";
 import { ensureTree } from "./tree.ts";
 import { todayWindows, window } from "./walkers.ts";
 import { SERVER_FLAGS } from "../src/runtime_flags.ts";
@@ -102,6 +103,7 @@ for (const size of values.sizes.split(",")) {
   console.log(`## ${size} (${entries} entries)\n`);
   // Both ready at once, each question asked of one then the other in turns (the first of
   // each pair alternating), so that the machine's drift falls on both alike.
+  await stopAll();
   const sessions = [await server(root, false), await server(root, true)] as const;
   const results: Record<string, number[]> = {};
   for (const [name, args] of QUESTIONS) {
